@@ -1,0 +1,21 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { CredentialKind } from '../store/types.ts';
+
+const PREFIX: Record<CredentialKind, string> = { account: 'sb_', connector: 'sbc_' };
+
+/** A new secret: its kind's prefix and 32 random bytes. Only its SHA-256 is stored. */
+export function newSecret(kind: CredentialKind): { secret: string; hash: Buffer; prefix: string } {
+  const secret = PREFIX[kind] + randomBytes(32).toString('base64url');
+  return { secret, hash: hashSecret(secret), prefix: secret.slice(0, PREFIX[kind].length + 6) };
+}
+
+export function hashSecret(secret: string): Buffer {
+  return createHash('sha256').update(secret).digest();
+}
+
+/** The key from `Authorization: Bearer <key>`, or null when the header is absent or malformed. */
+export function bearerToken(header: string | undefined): string | null {
+  if (!header) return null;
+  const match = /^Bearer[ ]+([^\s]+)[ ]*$/i.exec(header);
+  return match ? match[1]! : null;
+}

@@ -1,0 +1,26 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+
+export type AddressReason = 'not_a_string' | 'not_a_phone_number_or_email' | 'invalid_phone_number' | 'invalid_email';
+export type AddressResult = { ok: true; address: string } | { ok: false; reason: AddressReason };
+
+// The WHATWG HTML definition of a valid email address: what browsers accept in <input type=email>.
+const EMAIL = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
+const PHONE_CHARS = /^[+\d\s().-]+$/;
+
+/**
+ * Normalises a recipient or participant address: phone numbers to E.164 (they must carry their
+ * country code, since the service cannot guess where a client is), emails to a lower-case domain.
+ */
+export function normaliseAddress(value: unknown): AddressResult {
+  if (typeof value !== 'string') return { ok: false, reason: 'not_a_string' };
+  const trimmed = value.trim();
+  if (trimmed.includes('@')) {
+    if (trimmed.length > 254 || !EMAIL.test(trimmed)) return { ok: false, reason: 'invalid_email' };
+    const at = trimmed.lastIndexOf('@');
+    return { ok: true, address: trimmed.slice(0, at) + trimmed.slice(at).toLowerCase() };
+  }
+  if (!PHONE_CHARS.test(trimmed) || !/\d/.test(trimmed)) return { ok: false, reason: 'not_a_phone_number_or_email' };
+  const phone = parsePhoneNumberFromString(trimmed);
+  if (!phone || !phone.isValid()) return { ok: false, reason: 'invalid_phone_number' };
+  return { ok: true, address: phone.number };
+}

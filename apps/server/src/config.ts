@@ -1,0 +1,45 @@
+import { join } from 'node:path';
+
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  logLevel: string;
+  /** Requests counted per credential in any window of `rateLimitWindowMs`; 0 lifts the limit (benchmarks only). */
+  rateLimit: number;
+  rateLimitWindowMs: number;
+  leaseTtlMs: number;
+  idempotencyRetentionMs: number;
+  eventRetentionMs: number;
+  heartbeatMs: number;
+  sqliteBusyTimeoutMs: number;
+}
+
+const HOUR = 3_600_000;
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) {
+    throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
+  }
+  return value;
+}
+
+/** Reads the server's configuration from the environment, once. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  return {
+    host: env.SWITCHBOARD_HOST ?? '127.0.0.1',
+    port: int(env, 'SWITCHBOARD_PORT', 7300),
+    dataDir: env.SWITCHBOARD_DATA_DIR ?? join(process.cwd(), '.switchboard'),
+    logLevel: env.SWITCHBOARD_LOG_LEVEL ?? 'info',
+    rateLimit: int(env, 'SWITCHBOARD_RATE_LIMIT', 60),
+    rateLimitWindowMs: int(env, 'SWITCHBOARD_RATE_LIMIT_WINDOW_MS', 60_000, 1),
+    leaseTtlMs: int(env, 'SWITCHBOARD_LEASE_TTL_MS', 15_000, 100),
+    idempotencyRetentionMs: int(env, 'SWITCHBOARD_IDEMPOTENCY_RETENTION_MS', 48 * HOUR, 24 * HOUR),
+    eventRetentionMs: int(env, 'SWITCHBOARD_EVENT_RETENTION_MS', 7 * 24 * HOUR, 1),
+    heartbeatMs: int(env, 'SWITCHBOARD_HEARTBEAT_MS', 15_000, 10),
+    sqliteBusyTimeoutMs: int(env, 'SWITCHBOARD_SQLITE_BUSY_TIMEOUT_MS', 5_000),
+  };
+}

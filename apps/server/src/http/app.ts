@@ -1,0 +1,74 @@
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Services } from '../services.ts';
+import { newId } from '../clock.ts';
+import { sendError } from './errors.ts';
+import { registerCommandRoutes } from './commands.ts';
+import { registerReadRoutes } from './read.ts';
+import { registerEventRoutes } from './events.ts';
+import { registerConnectorRoutes } from './connector.ts';
+
+/** The HTTP API. Thin: parse, call the domain modules, map their results to responses. */
+export function buildApp(services: Services): FastifyInstance {
+  const app = Fastify({
+    loggerInstance: services.log as FastifyBaseLogger,
+    // One log line per request, written by the onResponse hook below.
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: () => newId(),
+    requestIdHeader: false,
+    // Bodies are read by the routes themselves, byte-counted as they stream in.
+    bodyLimit: 25 << 20,
+    return503OnClosing: true,
+  });
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+  app.decorateRequest('accountId', undefined);
+  app.decorateRequest('credentialId', undefined);
+  app.decorateRequest('commandId', undefined);
+  app.decorateRequest('routingPath', undefined);
+  app.decorateReply('errorCode', undefined);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    services.metrics.requests.inc({ method: request.method, route, status: reply.statusCode, code: reply.errorCode ?? '' });
+    request.log.info(
+      {
+        method: request.method,
+        url: request.url,
+        status: reply.statusCode,
+        error: reply.errorCode,
+        accountId: request.accountId,
+        commandId: request.commandId,
+        routingPath: request.routingPath,
+        ms: Math.round(reply.elapsedTime * 100) / 100,
+      },
+      'request',
+    );
+  });
+  app.setNotFoundHandler((request, reply) => sendError(reply, 404, 'not_found', `no route for ${request.method} ${request.url}`));
+  app.setErrorHandler((error, request, reply) => {
+    request.log.error({ err: error }, 'unhandled error');
+    return sendError(reply, 500, 'internal', 'something went wrong; nothing was written');
+  });
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_request, reply) => {
+    try {
+      await services.store.listLeases();
+      return { status: 'ready' };
+    } catch {
+      return reply.code(503).send({ status: 'unavailable' });
+    }
+  });
+  app.get('/metrics', async (_request, reply) => {
+    return reply.type(services.metrics.registry.contentType).send(await services.metrics.registry.metrics());
+  });
+
+  registerCommandRoutes(app, services);
+  registerReadRoutes(app, services);
+  registerEventRoutes(app, services);
+  registerConnectorRoutes(app, services);
+  return app;
+}

@@ -1,0 +1,105 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Services } from '../services.ts';
+import { toEnvelope } from '../stream/append.ts';
+import { authenticate } from './auth.ts';
+import { sendError } from './errors.ts';
+import { queryInt } from './read.ts';
+
+const CURSOR = /^\d{1,19}$/;
+const BATCH = 500;
+
+function wantsSse(request: FastifyRequest): boolean {
+  return (request.headers.accept ?? '').includes('text/event-stream');
+}
+
+/**
+ * GET /v1/events: the account's response stream, as Server-Sent Events or as JSON pages. Both
+ * read the durable log from a cursor, so a resumed client sees each event exactly once.
+ */
+export function registerEventRoutes(app: FastifyInstance, services: Services): void {
+  app.get('/v1/events', async (request: FastifyRequest<{ Querystring: Record<string, string> }>, reply) => {
+    const accountId = await authenticate(services, request, reply, 'account');
+    if (!accountId) return reply;
+    const sse = wantsSse(request);
+    const lastEventId = request.headers['last-event-id'];
+    const raw = sse && typeof lastEventId === 'string' && lastEventId !== '' ? lastEventId : (request.query.after ?? '0');
+    if (!CURSOR.test(raw) || !Number.isSafeInteger(Number(raw))) {
+      return sendError(reply, 400, 'invalid_query', 'after (or Last-Event-ID) must be an event id');
+    }
+    const after = Number(raw);
+    const limit = queryInt(request.query.limit, 100, 1, 1000);
+    if (limit === null) return sendError(reply, 400, 'invalid_query', 'limit must be an integer from 1 to 1000');
+    const purgedThrough = await services.store.eventsPurgedThrough(accountId);
+
+    if (!sse) {
+      if (after < purgedThrough) {
+        return sendError(reply, 410, 'cursor_expired', 'events after this cursor were dropped by retention', { oldestId: String(purgedThrough + 1) });
+      }
+      const events = await services.store.readEvents(accountId, after, limit);
+      const nextAfter = events.length > 0 ? String(events[events.length - 1]!.id) : String(after);
+      return reply.send({ events: events.map(toEnvelope), nextAfter });
+    }
+    return stream(services, accountId, after, purgedThrough, request, reply);
+  });
+}
+
+async function stream(services: Services, accountId: string, after: number, purgedThrough: number, request: FastifyRequest, reply: FastifyReply) {
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+    'x-request-id': request.id,
+  });
+  let cursor = after;
+  let closed = false;
+  let wake: (() => void) | null = null;
+  let pending = true;
+  const unsubscribe = services.hub.subscribe(accountId, () => {
+    pending = true;
+    wake?.();
+  });
+  const heartbeat = setInterval(() => {
+    if (!closed) res.write(': heartbeat\n\n');
+  }, services.config.heartbeatMs);
+  request.raw.on('close', () => {
+    closed = true;
+    wake?.();
+  });
+
+  const write = async (chunk: string) => {
+    if (!res.write(chunk)) await new Promise<void>((resolve) => { res.once('drain', resolve); res.once('close', resolve); });
+  };
+
+  try {
+    res.write(': connected\n\n');
+    if (cursor < purgedThrough) {
+      const reset = { reason: 'cursor_expired', requestedAfter: String(cursor), oldestId: String(purgedThrough + 1) };
+      await write(`event: reset\ndata: ${JSON.stringify(reset)}\n\n`);
+      cursor = purgedThrough;
+    }
+    while (!closed) {
+      if (!pending) {
+        await new Promise<void>((resolve) => { wake = resolve; });
+        wake = null;
+        continue;
+      }
+      pending = false;
+      for (;;) {
+        const events = await services.store.readEvents(accountId, cursor, BATCH);
+        for (const event of events) {
+          if (closed) return;
+          await write(`id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(toEnvelope(event))}\n\n`);
+          cursor = event.id;
+        }
+        if (events.length < BATCH) break;
+      }
+    }
+  } finally {
+    clearInterval(heartbeat);
+    unsubscribe();
+    if (!res.writableEnded) res.end();
+  }
+}

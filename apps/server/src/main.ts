@@ -1,0 +1,19 @@
+import { loadConfig } from './config.ts';
+import { startServer } from './server.ts';
+
+const config = loadConfig();
+const server = await startServer(config);
+server.services.log.info({ url: server.url, dataDir: config.dataDir }, 'switchboard listening');
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    server.services.log.info({ signal }, 'shutting down');
+    server.close().then(() => process.exit(0), (error: unknown) => {
+      server.services.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    });
+  });
+}

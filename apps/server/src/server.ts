@@ -1,0 +1,62 @@
+import pino, { type Logger } from 'pino';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from './config.ts';
+import { systemClock, type Clock } from './clock.ts';
+import type { Store } from './store/types.ts';
+import { SqliteStore } from './store/sqlite/store.ts';
+import { createServices, type Services } from './services.ts';
+import { buildApp } from './http/app.ts';
+
+export interface RunningServer {
+  url: string;
+  app: FastifyInstance;
+  services: Services;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  store?: Store;
+  clock?: Clock;
+  log?: Logger;
+}
+
+const HOUR = 3_600_000;
+
+/** Opens the store, starts the HTTP server and the retention jobs. */
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const log = options.log ?? pino({ level: config.logLevel, base: { service: 'switchboard' } });
+  const store = options.store ?? new SqliteStore({ dataDir: config.dataDir, busyTimeoutMs: config.sqliteBusyTimeoutMs });
+  const clock = options.clock ?? systemClock;
+  const services = createServices(config, store, clock, log);
+  const app = buildApp(services);
+
+  const retention = async () => {
+    const now = clock.now();
+    try {
+      const keys = await store.purgeIdempotencyKeys(now - config.idempotencyRetentionMs);
+      const events = await store.purgeEvents(now - config.eventRetentionMs);
+      if (keys + events > 0) log.info({ keys, events }, 'retention purge');
+    } catch (error) {
+      log.warn({ err: error }, 'retention purge failed; will retry');
+    }
+    services.limiter?.sweep(now);
+  };
+  const timer = setInterval(retention, Math.min(HOUR, config.eventRetentionMs));
+  timer.unref();
+
+  await app.listen({ host: config.host, port: config.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+
+  return {
+    url,
+    app,
+    services,
+    async close() {
+      clearInterval(timer);
+      await app.close();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,527 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { timingSafeEqual } from 'node:crypto';
+import {
+  StoreError,
+  type AcceptResult,
+  type AccountRecord,
+  type AttachmentRecord,
+  type CommandRecord,
+  type ConversationInput,
+  type ConversationRecord,
+  type CredentialRecord,
+  type EventRecord,
+  type LeaseAcquireResult,
+  type LeaseRecord,
+  type NewCommand,
+  type NewEvent,
+  type Page,
+  type SettleResult,
+  type Settlement,
+  type StatusChange,
+  type Store,
+} from '../types.ts';
+import { migrate } from './migrations.ts';
+
+type Row = Record<string, unknown>;
+type Waiter = { resolve: () => void; reject: (error: unknown) => void };
+
+export interface SqliteOptions {
+  /** Directory holding `switchboard.db`; `:memory:` keeps everything in memory (tests of the store only). */
+  dataDir: string;
+  busyTimeoutMs?: number;
+}
+
+/**
+ * The embedded store. Durability: WAL with `synchronous = FULL`, so a committed transaction
+ * survives power loss. Group commit: every write issued in one event-loop turn shares one
+ * transaction and one fsync, and each write's promise resolves only after that COMMIT. A failed
+ * COMMIT rolls the whole group back and rejects every write in it, so nothing is half-written.
+ */
+export class SqliteStore implements Store {
+  readonly db: DatabaseSync;
+  private readonly statements = new Map<string, StatementSync>();
+  private group: Waiter[] | null = null;
+  private commitScheduled: Promise<void> = Promise.resolve();
+
+  constructor(options: SqliteOptions) {
+    const inMemory = options.dataDir === ':memory:';
+    if (!inMemory) mkdirSync(options.dataDir, { recursive: true });
+    this.db = new DatabaseSync(inMemory ? ':memory:' : join(options.dataDir, 'switchboard.db'));
+    this.db.exec(`PRAGMA busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    this.db.exec('PRAGMA journal_mode = WAL');
+    this.db.exec('PRAGMA synchronous = FULL');
+    this.db.exec('PRAGMA foreign_keys = ON');
+    migrate(this.db);
+  }
+
+  private sql(text: string): StatementSync {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
+
+  /** Runs `fn` inside this turn's transaction; resolves with its result once the transaction commits. */
+  private write<T>(fn: () => T): Promise<T> {
+    if (!this.group) {
+      try {
+        this.db.exec('BEGIN IMMEDIATE');
+      } catch (error) {
+        return Promise.reject(new StoreError('could not begin a transaction', { cause: error }));
+      }
+      this.group = [];
+      this.commitScheduled = new Promise((resolve) => setImmediate(() => { this.commit(); resolve(); }));
+    }
+    let result: T;
+    this.db.exec('SAVEPOINT w');
+    try {
+      result = fn();
+      this.db.exec('RELEASE w');
+    } catch (error) {
+      this.db.exec('ROLLBACK TO w');
+      this.db.exec('RELEASE w');
+      return Promise.reject(error);
+    }
+    const group = this.group;
+    return new Promise<T>((resolve, reject) => group.push({ resolve: () => resolve(result), reject }));
+  }
+
+  private commit(): void {
+    const group = this.group ?? [];
+    this.group = null;
+    try {
+      this.db.exec('COMMIT');
+    } catch (error) {
+      try { this.db.exec('ROLLBACK'); } catch { /* the failed COMMIT may already have rolled back */ }
+      const failure = new StoreError('could not commit', { cause: error });
+      for (const waiter of group) waiter.reject(failure);
+      return;
+    }
+    for (const waiter of group) waiter.resolve();
+  }
+
+  private async read<T>(fn: () => T): Promise<T> {
+    // Never show what is not yet durable: wait for this turn's group to commit first.
+    if (this.group) await this.commitScheduled;
+    return fn();
+  }
+
+  async flushed(): Promise<void> {
+    if (this.group) await this.commitScheduled;
+  }
+
+  async close(): Promise<void> {
+    await this.flushed();
+    this.db.close();
+  }
+
+  // Accounts
+
+  createAccount(input: { id: string; name: string; createdAt: number }): Promise<AccountRecord> {
+    return this.write(() => {
+      this.sql('INSERT INTO accounts (id, name, created_at) VALUES (?, ?, ?)').run(input.id, input.name, input.createdAt);
+      return { ...input, outboundPaused: false };
+    });
+  }
+
+  getAccount(id: string): Promise<AccountRecord | null> {
+    return this.read(() => account(this.sql('SELECT * FROM accounts WHERE id = ?').get(id)));
+  }
+
+  findAccount(idOrName: string): Promise<AccountRecord | null> {
+    return this.read(() => account(this.sql('SELECT * FROM accounts WHERE id = ? OR name = ?').get(idOrName, idOrName)));
+  }
+
+  listAccounts(): Promise<AccountRecord[]> {
+    return this.read(() => this.sql('SELECT * FROM accounts ORDER BY created_at, id').all().map((r) => account(r)!));
+  }
+
+  setOutboundPaused(accountId: string | null, paused: boolean): Promise<void> {
+    return this.write(() => {
+      if (accountId === null) {
+        this.sql("INSERT INTO settings (key, value) VALUES ('outbound_paused', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+          .run(paused ? '1' : '0');
+      } else {
+        this.sql('UPDATE accounts SET outbound_paused = ? WHERE id = ?').run(paused ? 1 : 0, accountId);
+      }
+    });
+  }
+
+  isOutboundPaused(accountId: string): Promise<boolean> {
+    return this.read(() => {
+      const row = this.sql(
+        "SELECT (SELECT outbound_paused FROM accounts WHERE id = ?) AS account, (SELECT value FROM settings WHERE key = 'outbound_paused') AS global",
+      ).get(accountId) as { account: number | null; global: string | null };
+      return row.account === 1 || row.global === '1';
+    });
+  }
+
+  // Credentials
+
+  createCredential(input: Omit<CredentialRecord, 'revokedAt'> & { hash: Buffer }): Promise<CredentialRecord> {
+    return this.write(() => {
+      this.sql('INSERT INTO credentials (id, account_id, kind, hash, prefix, label, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+        .run(input.id, input.accountId, input.kind, input.hash, input.prefix, input.label, input.createdAt);
+      const { hash: _hash, ...record } = input;
+      return { ...record, revokedAt: null };
+    });
+  }
+
+  findCredentialByHash(hash: Buffer): Promise<(CredentialRecord & { hash: Buffer }) | null> {
+    return this.read(() => {
+      const row = this.sql('SELECT * FROM credentials WHERE hash = ? AND revoked_at IS NULL').get(hash);
+      if (!row) return null;
+      const stored = Buffer.from(row.hash as Uint8Array);
+      // The lookup is by hash; compare the stored hash in constant time all the same.
+      if (stored.length !== hash.length || !timingSafeEqual(stored, hash)) return null;
+      return { ...credential(row), hash: stored };
+    });
+  }
+
+  listCredentials(accountId: string): Promise<CredentialRecord[]> {
+    return this.read(() => this.sql('SELECT * FROM credentials WHERE account_id = ? ORDER BY created_at, id').all(accountId).map(credential));
+  }
+
+  revokeCredential(id: string, at: number): Promise<CredentialRecord | null> {
+    return this.write(() => {
+      this.sql('UPDATE credentials SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(at, id);
+      const row = this.sql('SELECT * FROM credentials WHERE id = ?').get(id);
+      return row ? credential(row) : null;
+    });
+  }
+
+  // Conversations
+
+  upsertConversation(accountId: string, input: ConversationInput, id: string, at: number) {
+    return this.write(() => {
+      const existing = this.sql('SELECT * FROM conversations WHERE account_id = ? AND external_id = ?').get(accountId, input.externalId);
+      if (existing) return { conversation: conversation(existing), created: false };
+      this.sql('INSERT INTO conversations (id, account_id, external_id, kind, name, participants, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+        .run(id, accountId, input.externalId, input.kind, input.name, JSON.stringify(input.participants), at);
+      return {
+        conversation: { id, accountId, ...input, membershipVersion: 0, createdAt: at },
+        created: true,
+      };
+    });
+  }
+
+  getConversation(accountId: string, id: string): Promise<ConversationRecord | null> {
+    return this.read(() => {
+      const row = this.sql('SELECT * FROM conversations WHERE account_id = ? AND id = ?').get(accountId, id);
+      return row ? conversation(row) : null;
+    });
+  }
+
+  findConversationByExternalId(accountId: string, externalId: string): Promise<ConversationRecord | null> {
+    return this.read(() => {
+      const row = this.sql('SELECT * FROM conversations WHERE account_id = ? AND external_id = ?').get(accountId, externalId);
+      return row ? conversation(row) : null;
+    });
+  }
+
+  listConversations(accountId: string, limit: number, cursor: string | null): Promise<Page<ConversationRecord>> {
+    return this.read(() => {
+      // Ids are UUIDv7, so descending id order is newest first.
+      const rows = cursor
+        ? this.sql('SELECT * FROM conversations WHERE account_id = ? AND id < ? ORDER BY id DESC LIMIT ?').all(accountId, cursor, limit + 1)
+        : this.sql('SELECT * FROM conversations WHERE account_id = ? ORDER BY id DESC LIMIT ?').all(accountId, limit + 1);
+      const items = rows.slice(0, limit).map(conversation);
+      return { items, nextCursor: rows.length > limit ? items[items.length - 1]!.id : null };
+    });
+  }
+
+  renameConversation(accountId: string, id: string, name: string): Promise<void> {
+    return this.write(() => {
+      this.sql('UPDATE conversations SET name = ? WHERE account_id = ? AND id = ?').run(name, accountId, id);
+    });
+  }
+
+  setParticipants(accountId: string, id: string, participants: string[]): Promise<ConversationRecord> {
+    return this.write(() => {
+      this.sql('UPDATE conversations SET participants = ?, membership_version = membership_version + 1 WHERE account_id = ? AND id = ?')
+        .run(JSON.stringify(participants), accountId, id);
+      return conversation(this.sql('SELECT * FROM conversations WHERE account_id = ? AND id = ?').get(accountId, id)!);
+    });
+  }
+
+  // Commands
+
+  private idempotentCommand(accountId: string, key: string, notBefore: number): CommandRecord | null {
+    const row = this.sql(
+      'SELECT c.* FROM idempotency_keys k JOIN commands c ON c.id = k.command_id WHERE k.account_id = ? AND k.key = ? AND k.created_at >= ?',
+    ).get(accountId, key, notBefore);
+    return row ? command(row) : null;
+  }
+
+  findIdempotentCommand(accountId: string, key: string, notBefore: number): Promise<CommandRecord | null> {
+    return this.read(() => this.idempotentCommand(accountId, key, notBefore));
+  }
+
+  acceptCommand(input: NewCommand, keyNotBefore: number): Promise<AcceptResult> {
+    return this.write((): AcceptResult => {
+      if (input.idempotencyKey !== null) {
+        const original = this.idempotentCommand(input.accountId, input.idempotencyKey, keyNotBefore);
+        if (original) return { disposition: 'adopted', command: original };
+        // A key past retention is forgotten: the new command takes it over.
+        this.sql('DELETE FROM idempotency_keys WHERE account_id = ? AND key = ?').run(input.accountId, input.idempotencyKey);
+      }
+      this.sql(
+        `INSERT INTO commands (id, account_id, type, routing_path, status, target, payload, logical_action_id, idempotency_key, conversation_id, created_at)
+         VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        input.id, input.accountId, input.type, input.routingPath, JSON.stringify(input.target), JSON.stringify(input.payload),
+        input.logicalActionId, input.idempotencyKey, input.conversationId, input.createdAt,
+      );
+      this.sql("INSERT INTO command_history (command_id, status, at) VALUES (?, 'queued', ?)").run(input.id, input.createdAt);
+      if (input.idempotencyKey !== null) {
+        this.sql('INSERT INTO idempotency_keys (account_id, key, command_id, created_at) VALUES (?, ?, ?, ?)')
+          .run(input.accountId, input.idempotencyKey, input.id, input.createdAt);
+      }
+      return {
+        disposition: 'queued',
+        command: { ...input, status: 'queued', errorCode: null, settledAt: null, dispatchEpoch: null },
+      };
+    });
+  }
+
+  getCommand(accountId: string, id: string): Promise<CommandRecord | null> {
+    return this.read(() => {
+      const row = this.sql('SELECT * FROM commands WHERE account_id = ? AND id = ?').get(accountId, id);
+      return row ? command(row) : null;
+    });
+  }
+
+  setCommandConversation(accountId: string, commandId: string, conversationId: string): Promise<void> {
+    return this.write(() => {
+      this.sql('UPDATE commands SET conversation_id = ? WHERE account_id = ? AND id = ? AND conversation_id IS NULL')
+        .run(conversationId, accountId, commandId);
+    });
+  }
+
+  commandHistory(id: string): Promise<StatusChange[]> {
+    return this.read(() =>
+      this.sql('SELECT status, at FROM command_history WHERE command_id = ? ORDER BY rowid').all(id)
+        .map((r) => ({ status: r.status as StatusChange['status'], at: Number(r.at) })),
+    );
+  }
+
+  dispatchCommands(accountId: string, epoch: number, max: number): Promise<CommandRecord[]> {
+    return this.write(() => {
+      const rows = this.sql(
+        "SELECT * FROM commands WHERE account_id = ? AND status = 'queued' AND (dispatch_epoch IS NULL OR dispatch_epoch < ?) ORDER BY id LIMIT ?",
+      ).all(accountId, epoch, max);
+      const mark = this.sql('UPDATE commands SET dispatch_epoch = ? WHERE id = ?');
+      return rows.map((row) => {
+        mark.run(epoch, row.id as string);
+        return { ...command(row), dispatchEpoch: epoch };
+      });
+    });
+  }
+
+  settleCommand(s: Settlement): Promise<SettleResult> {
+    return this.write((): SettleResult => {
+      const row = this.sql('SELECT * FROM commands WHERE account_id = ? AND id = ?').get(s.accountId, s.commandId);
+      if (!row) return { outcome: 'not_found' };
+      const current = command(row);
+      if (current.status !== 'queued') {
+        const same = current.status === s.status && current.errorCode === s.errorCode;
+        return { outcome: same ? 'repeated' : 'conflict', command: current };
+      }
+      // Fencing: only the live lease's epoch, and only the epoch the command was dispatched under, may settle.
+      const lease = this.sql('SELECT epoch, expires_at FROM leases WHERE account_id = ?').get(s.accountId);
+      if (!lease || Number(lease.epoch) !== s.epoch || Number(lease.expires_at) <= s.at || current.dispatchEpoch !== s.epoch) {
+        return { outcome: 'lease_lost' };
+      }
+      this.sql('UPDATE commands SET status = ?, error_code = ?, detail = ?, settled_at = ? WHERE id = ?')
+        .run(s.status, s.errorCode, s.detail, s.at, s.commandId);
+      this.sql('INSERT INTO command_history (command_id, status, at) VALUES (?, ?, ?)').run(s.commandId, s.status, s.at);
+      const settled: CommandRecord = { ...current, status: s.status, errorCode: s.errorCode, settledAt: s.at };
+      const [event] = this.insertEvents(s.accountId, [{ type: 'command.settled', time: s.at, data: s.eventData(settled) }]);
+      return { outcome: 'settled', command: settled, event: event! };
+    });
+  }
+
+  // Events
+
+  private insertEvents(accountId: string, events: NewEvent[]): EventRecord[] {
+    const insert = this.sql('INSERT INTO events (account_id, type, time, data) VALUES (?, ?, ?, ?)');
+    return events.map((e) => {
+      const { lastInsertRowid } = insert.run(accountId, e.type, e.time, JSON.stringify(e.data));
+      return { id: Number(lastInsertRowid), accountId, type: e.type, time: e.time, data: e.data };
+    });
+  }
+
+  appendEvents(accountId: string, events: NewEvent[]): Promise<EventRecord[]> {
+    return this.write(() => this.insertEvents(accountId, events));
+  }
+
+  readEvents(accountId: string, after: number, limit: number): Promise<EventRecord[]> {
+    return this.read(() =>
+      this.sql('SELECT * FROM events WHERE account_id = ? AND id > ? ORDER BY id LIMIT ?').all(accountId, after, limit).map((r) => ({
+        id: Number(r.id),
+        accountId: r.account_id as string,
+        type: r.type as string,
+        time: Number(r.time),
+        data: JSON.parse(r.data as string) as unknown,
+      })),
+    );
+  }
+
+  eventsPurgedThrough(accountId: string): Promise<number> {
+    return this.read(() => {
+      const row = this.sql('SELECT events_purged_through FROM accounts WHERE id = ?').get(accountId);
+      return row ? Number(row.events_purged_through) : 0;
+    });
+  }
+
+  purgeEvents(olderThan: number): Promise<number> {
+    return this.write(() => {
+      this.sql(
+        `UPDATE accounts SET events_purged_through = MAX(events_purged_through,
+           COALESCE((SELECT MAX(id) FROM events WHERE events.account_id = accounts.id AND time < ?), 0))`,
+      ).run(olderThan);
+      return Number(this.sql('DELETE FROM events WHERE time < ?').run(olderThan).changes);
+    });
+  }
+
+  purgeIdempotencyKeys(olderThan: number): Promise<number> {
+    return this.write(() => Number(this.sql('DELETE FROM idempotency_keys WHERE created_at < ?').run(olderThan).changes));
+  }
+
+  // Leases
+
+  acquireLease(input: Omit<LeaseRecord, 'epoch' | 'acquiredAt' | 'expiresAt'>, now: number, ttlMs: number): Promise<LeaseAcquireResult> {
+    return this.write((): LeaseAcquireResult => {
+      const row = this.sql('SELECT * FROM leases WHERE account_id = ?').get(input.accountId);
+      const held = row ? lease(row) : null;
+      if (held && held.expiresAt > now && held.hostId !== input.hostId) return { ok: false, holder: held };
+      const next: LeaseRecord = { ...input, epoch: (held?.epoch ?? 0) + 1, acquiredAt: now, expiresAt: now + ttlMs };
+      this.sql(
+        `INSERT INTO leases (account_id, host_id, epoch, os_major_version, capabilities, acquired_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (account_id) DO UPDATE SET host_id = excluded.host_id, epoch = excluded.epoch, os_major_version = excluded.os_major_version,
+           capabilities = excluded.capabilities, acquired_at = excluded.acquired_at, expires_at = excluded.expires_at`,
+      ).run(next.accountId, next.hostId, next.epoch, next.osMajorVersion, JSON.stringify(next.capabilities), now, next.expiresAt);
+      return { ok: true, lease: next };
+    });
+  }
+
+  renewLease(accountId: string, epoch: number, now: number, ttlMs: number): Promise<LeaseRecord | null> {
+    return this.write(() => {
+      const changes = this.sql('UPDATE leases SET expires_at = ? WHERE account_id = ? AND epoch = ? AND expires_at > ?')
+        .run(now + ttlMs, accountId, epoch, now).changes;
+      if (Number(changes) === 0) return null;
+      return lease(this.sql('SELECT * FROM leases WHERE account_id = ?').get(accountId)!);
+    });
+  }
+
+  releaseLease(accountId: string, epoch: number, now: number): Promise<boolean> {
+    return this.write(() => {
+      // Expire it rather than delete it: the row keeps the epoch counter for the next holder.
+      const changes = this.sql('UPDATE leases SET expires_at = ? WHERE account_id = ? AND epoch = ? AND expires_at > ?')
+        .run(now, accountId, epoch, now).changes;
+      return Number(changes) > 0;
+    });
+  }
+
+  liveLease(accountId: string, now: number): Promise<LeaseRecord | null> {
+    return this.read(() => {
+      const row = this.sql('SELECT * FROM leases WHERE account_id = ? AND expires_at > ?').get(accountId, now);
+      return row ? lease(row) : null;
+    });
+  }
+
+  listLeases(): Promise<LeaseRecord[]> {
+    return this.read(() => this.sql('SELECT * FROM leases ORDER BY account_id').all().map(lease));
+  }
+
+  // Attachments
+
+  putAttachment(record: AttachmentRecord): Promise<void> {
+    return this.write(() => {
+      this.sql(
+        `INSERT INTO attachments (id, account_id, file_name, mime_type, bytes, created_at) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (account_id, id) DO UPDATE SET file_name = excluded.file_name, mime_type = excluded.mime_type, bytes = excluded.bytes`,
+      ).run(record.id, record.accountId, record.fileName, record.mimeType, record.bytes, record.createdAt);
+    });
+  }
+
+  getAttachment(accountId: string, id: string): Promise<AttachmentRecord | null> {
+    return this.read(() => {
+      const row = this.sql('SELECT * FROM attachments WHERE account_id = ? AND id = ?').get(accountId, id);
+      if (!row) return null;
+      return {
+        id: row.id as string,
+        accountId: row.account_id as string,
+        fileName: row.file_name as string,
+        mimeType: row.mime_type as string,
+        bytes: row.bytes as Uint8Array,
+        createdAt: Number(row.created_at),
+      };
+    });
+  }
+}
+
+function account(row: Row | undefined): AccountRecord | null {
+  if (!row) return null;
+  return { id: row.id as string, name: row.name as string, outboundPaused: row.outbound_paused === 1, createdAt: Number(row.created_at) };
+}
+
+function credential(row: Row): CredentialRecord {
+  return {
+    id: row.id as string,
+    accountId: row.account_id as string,
+    kind: row.kind as CredentialRecord['kind'],
+    prefix: row.prefix as string,
+    label: row.label as string,
+    createdAt: Number(row.created_at),
+    revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
+  };
+}
+
+function conversation(row: Row): ConversationRecord {
+  return {
+    id: row.id as string,
+    accountId: row.account_id as string,
+    externalId: row.external_id as string,
+    kind: row.kind as ConversationRecord['kind'],
+    name: (row.name as string | null) ?? null,
+    participants: JSON.parse(row.participants as string) as string[],
+    membershipVersion: Number(row.membership_version),
+    createdAt: Number(row.created_at),
+  };
+}
+
+function command(row: Row): CommandRecord {
+  return {
+    id: row.id as string,
+    accountId: row.account_id as string,
+    type: row.type as CommandRecord['type'],
+    routingPath: row.routing_path as CommandRecord['routingPath'],
+    status: row.status as CommandRecord['status'],
+    target: JSON.parse(row.target as string) as CommandRecord['target'],
+    payload: JSON.parse(row.payload as string) as Record<string, unknown>,
+    logicalActionId: row.logical_action_id as string,
+    idempotencyKey: (row.idempotency_key as string | null) ?? null,
+    conversationId: (row.conversation_id as string | null) ?? null,
+    errorCode: (row.error_code as CommandRecord['errorCode']) ?? null,
+    createdAt: Number(row.created_at),
+    settledAt: row.settled_at === null ? null : Number(row.settled_at),
+    dispatchEpoch: row.dispatch_epoch === null ? null : Number(row.dispatch_epoch),
+  };
+}
+
+function lease(row: Row): LeaseRecord {
+  return {
+    accountId: row.account_id as string,
+    hostId: row.host_id as string,
+    epoch: Number(row.epoch),
+    osMajorVersion: Number(row.os_major_version),
+    capabilities: JSON.parse(row.capabilities as string) as LeaseRecord['capabilities'],
+    acquiredAt: Number(row.acquired_at),
+    expiresAt: Number(row.expires_at),
+  };
+}

@@ -1,0 +1,210 @@
+import type { CommandType, RoutingPath, SettlementCode, Capability } from '@switchboard/contracts';
+
+export type CredentialKind = 'account' | 'connector';
+export type CommandStatus = 'queued' | 'succeeded' | 'failed';
+export type ConversationKind = 'direct' | 'group';
+
+export interface AccountRecord {
+  id: string;
+  name: string;
+  outboundPaused: boolean;
+  createdAt: number;
+}
+
+export interface CredentialRecord {
+  id: string;
+  accountId: string;
+  kind: CredentialKind;
+  /** The first characters of the key, shown in listings so an operator can tell keys apart. */
+  prefix: string;
+  label: string;
+  createdAt: number;
+  revokedAt: number | null;
+}
+
+export interface ConversationRecord {
+  id: string;
+  accountId: string;
+  externalId: string;
+  kind: ConversationKind;
+  name: string | null;
+  participants: string[];
+  membershipVersion: number;
+  createdAt: number;
+}
+
+export type StoredTarget =
+  | { kind: 'conversation'; conversationId: string }
+  | { kind: 'recipient'; recipientExternalId: string }
+  | { kind: 'participants'; participantExternalIds: string[] };
+
+export interface StatusChange {
+  status: CommandStatus;
+  at: number;
+}
+
+export interface CommandRecord {
+  id: string;
+  accountId: string;
+  type: CommandType;
+  routingPath: RoutingPath;
+  status: CommandStatus;
+  target: StoredTarget;
+  payload: Record<string, unknown>;
+  logicalActionId: string;
+  idempotencyKey: string | null;
+  conversationId: string | null;
+  errorCode: SettlementCode | null;
+  createdAt: number;
+  settledAt: number | null;
+  /** The lease epoch the command was last dispatched under; null until dispatched. */
+  dispatchEpoch: number | null;
+}
+
+export interface NewCommand {
+  id: string;
+  accountId: string;
+  type: CommandType;
+  routingPath: RoutingPath;
+  target: StoredTarget;
+  payload: Record<string, unknown>;
+  logicalActionId: string;
+  idempotencyKey: string | null;
+  conversationId: string | null;
+  createdAt: number;
+}
+
+export type AcceptResult =
+  | { disposition: 'queued'; command: CommandRecord }
+  | { disposition: 'adopted'; command: CommandRecord };
+
+export interface NewEvent {
+  type: string;
+  time: number;
+  data: unknown;
+}
+
+export interface EventRecord {
+  id: number;
+  accountId: string;
+  type: string;
+  time: number;
+  data: unknown;
+}
+
+export interface LeaseRecord {
+  accountId: string;
+  hostId: string;
+  epoch: number;
+  osMajorVersion: number;
+  capabilities: Capability[];
+  acquiredAt: number;
+  expiresAt: number;
+}
+
+export type LeaseAcquireResult =
+  | { ok: true; lease: LeaseRecord }
+  | { ok: false; holder: LeaseRecord };
+
+export type SettleResult =
+  | { outcome: 'settled'; command: CommandRecord; event: EventRecord }
+  | { outcome: 'repeated'; command: CommandRecord }
+  | { outcome: 'conflict'; command: CommandRecord }
+  | { outcome: 'lease_lost' }
+  | { outcome: 'not_found' };
+
+export interface Settlement {
+  accountId: string;
+  commandId: string;
+  epoch: number;
+  status: 'succeeded' | 'failed';
+  errorCode: SettlementCode | null;
+  detail: string | null;
+  at: number;
+  /** The command.settled event's data; built by the caller so the store stays ignorant of its shape. */
+  eventData: (command: CommandRecord) => unknown;
+}
+
+export interface ConversationInput {
+  externalId: string;
+  kind: ConversationKind;
+  name: string | null;
+  participants: string[];
+}
+
+export interface AttachmentRecord {
+  id: string;
+  accountId: string;
+  fileName: string;
+  mimeType: string;
+  bytes: Uint8Array;
+  createdAt: number;
+}
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+/**
+ * Everything Switchboard keeps. Every write resolves only once it is durable, and a rejected
+ * write leaves nothing behind. SQLite is the embedded default; a PostgreSQL store implements the
+ * same interface and passes the same suite (test/store.suite.ts).
+ */
+export interface Store {
+  close(): Promise<void>;
+  /** Resolves once every write issued so far is durable (or has failed). */
+  flushed(): Promise<void>;
+
+  createAccount(input: { id: string; name: string; createdAt: number }): Promise<AccountRecord>;
+  getAccount(id: string): Promise<AccountRecord | null>;
+  findAccount(idOrName: string): Promise<AccountRecord | null>;
+  listAccounts(): Promise<AccountRecord[]>;
+  setOutboundPaused(accountId: string | null, paused: boolean): Promise<void>;
+  /** True when sending is paused for this account or for every account. */
+  isOutboundPaused(accountId: string): Promise<boolean>;
+
+  createCredential(input: Omit<CredentialRecord, 'revokedAt'> & { hash: Buffer }): Promise<CredentialRecord>;
+  findCredentialByHash(hash: Buffer): Promise<(CredentialRecord & { hash: Buffer }) | null>;
+  listCredentials(accountId: string): Promise<CredentialRecord[]>;
+  revokeCredential(id: string, at: number): Promise<CredentialRecord | null>;
+
+  upsertConversation(accountId: string, input: ConversationInput, id: string, at: number): Promise<{ conversation: ConversationRecord; created: boolean }>;
+  getConversation(accountId: string, id: string): Promise<ConversationRecord | null>;
+  findConversationByExternalId(accountId: string, externalId: string): Promise<ConversationRecord | null>;
+  listConversations(accountId: string, limit: number, cursor: string | null): Promise<Page<ConversationRecord>>;
+  renameConversation(accountId: string, id: string, name: string): Promise<void>;
+  setParticipants(accountId: string, id: string, participants: string[]): Promise<ConversationRecord>;
+
+  findIdempotentCommand(accountId: string, key: string, notBefore: number): Promise<CommandRecord | null>;
+  /** Records a command; on the agent-turn path with a key already known (and not older than `keyNotBefore`), adopts instead. */
+  acceptCommand(command: NewCommand, keyNotBefore: number): Promise<AcceptResult>;
+  getCommand(accountId: string, id: string): Promise<CommandRecord | null>;
+  /** Links a recipient send or group.create to the conversation it made. */
+  setCommandConversation(accountId: string, commandId: string, conversationId: string): Promise<void>;
+  commandHistory(id: string): Promise<StatusChange[]>;
+  /** Hands the oldest undispatched commands to `epoch`, marking them dispatched under it. */
+  dispatchCommands(accountId: string, epoch: number, max: number): Promise<CommandRecord[]>;
+  settleCommand(settlement: Settlement): Promise<SettleResult>;
+
+  appendEvents(accountId: string, events: NewEvent[]): Promise<EventRecord[]>;
+  readEvents(accountId: string, after: number, limit: number): Promise<EventRecord[]>;
+  /** Events up to this id were dropped by retention; 0 when none were. */
+  eventsPurgedThrough(accountId: string): Promise<number>;
+  purgeEvents(olderThan: number): Promise<number>;
+  purgeIdempotencyKeys(olderThan: number): Promise<number>;
+
+  acquireLease(input: Omit<LeaseRecord, 'epoch' | 'acquiredAt' | 'expiresAt'>, now: number, ttlMs: number): Promise<LeaseAcquireResult>;
+  renewLease(accountId: string, epoch: number, now: number, ttlMs: number): Promise<LeaseRecord | null>;
+  releaseLease(accountId: string, epoch: number, now: number): Promise<boolean>;
+  liveLease(accountId: string, now: number): Promise<LeaseRecord | null>;
+  listLeases(): Promise<LeaseRecord[]>;
+
+  putAttachment(record: AttachmentRecord): Promise<void>;
+  getAttachment(accountId: string, id: string): Promise<AttachmentRecord | null>;
+}
+
+/** A write that could not be made durable. The HTTP layer answers 500 `internal`. */
+export class StoreError extends Error {
+  override readonly name = 'StoreError';
+}

@@ -1,0 +1,29 @@
+type Listener = () => void;
+
+/**
+ * Tells the open streams of an account that its event log grew. Carries no events itself:
+ * listeners read the durable log, so what a client sees is always what was committed.
+ */
+export class StreamHub {
+  private readonly listeners = new Map<string, Set<Listener>>();
+  private count = 0;
+
+  subscribe(accountId: string, listener: Listener): () => void {
+    let set = this.listeners.get(accountId);
+    if (!set) this.listeners.set(accountId, (set = new Set()));
+    set.add(listener);
+    this.count++;
+    return () => {
+      if (set.delete(listener)) this.count--;
+      if (set.size === 0) this.listeners.delete(accountId);
+    };
+  }
+
+  notify(accountId: string): void {
+    for (const listener of this.listeners.get(accountId) ?? []) listener();
+  }
+
+  get subscribers(): number {
+    return this.count;
+  }
+}

@@ -1,0 +1,1367 @@
+// Generated from specs/openapi/switchboard.yaml by tooling (openapi-typescript); do not edit.
+
+export interface paths {
+    "/v1/commands/message.send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send text, rich text, a link, a poll or media
+         * @description With a conversation target the command takes the agent-turn path and honours
+         *     `Idempotency-Key`. With a recipient target it takes the admin path, ignores the key, and
+         *     forwards `payload.text` only: every other payload key is discarded before the command is
+         *     stored, silently (a `rich_text` with an `effect` delivers the bare text). To send rich
+         *     content to a new contact, send plain text first, wait for `conversation.appeared` on the
+         *     stream, then send into that conversation.
+         */
+        post: operations["sendMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/commands/reaction.tapback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * React to any message, in a DM or a group
+         * @description Agent-turn path; honours `Idempotency-Key`.
+         */
+        post: operations["applyTapback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/commands/reaction.apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * React to the newest incoming DM message
+         * @description Agent-turn path; honours `Idempotency-Key`. Settles `failed` with `no_message_to_react_to`
+         *     when the direct conversation has no incoming message, and with
+         *     `direct_conversation_required` when aimed at a group.
+         */
+        post: operations["applyReaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/commands/name_photo.share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Offer the account's contact card in a DM
+         * @description Agent-turn path; honours `Idempotency-Key`. Settles `failed` with
+         *     `direct_conversation_required` when aimed at a group.
+         */
+        post: operations["shareNamePhoto"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/commands/group.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a group chat
+         * @description Admin path: `Idempotency-Key` is accepted and ignored, so a retry creates a second group.
+         *     The target is the third target shape, `participants`. The new group is announced on the
+         *     stream as `conversation.appeared` once the platform confirms it.
+         */
+        post: operations["createGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/commands/group.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rename a group or change its members
+         * @description Admin path: `Idempotency-Key` is accepted and ignored. The target must be a group
+         *     conversation; a direct conversation is rejected with 400
+         *     `group_command_requires_group_conversation`. After a successful `add_participant` the
+         *     group's membership no longer matches the resolved conversation: commands to it settle
+         *     `stale_target` until a new message arrives in the group. `remove_participant` stalls and
+         *     settles `failed` (`group_update_unverified`) on hosts at operating system major version
+         *     26; clients must not depend on it. `set_photo` needs a `transferId`, which nothing
+         *     produces, so it settles `transfer_unavailable`.
+         */
+        post: operations["updateGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/commands/group.leave": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Leave a group
+         * @description Admin path (`Idempotency-Key` ignored), like the other group administration commands.
+         *     Like `group.update`, a direct conversation is rejected with 400
+         *     `group_command_requires_group_conversation`: leaving a DM has no meaning.
+         */
+        post: operations["leaveGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/commands/{commandId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A commandId for GET. The same path segment is the `{type}` of the command endpoint, so a
+                 *     POST here (any type not among the seven) answers 404 `unknown_command`, and every other
+                 *     method answers 405 `method_not_allowed`.
+                 */
+                commandId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * A command's current status and settlement
+         * @description When the segment is not a UUID it names a command type (known or not), and GET on the
+         *     command endpoint answers 405 `method_not_allowed` with `Allow: POST`.
+         */
+        get: operations["getCommand"];
+        /**
+         * Any method other than POST on the command endpoint
+         * @description PUT, PATCH, DELETE and every other method but GET and POST answer 405 with `Allow: POST`.
+         */
+        put: operations["putCommandEndpoint"];
+        /**
+         * An unrecognised command type
+         * @description Answers 404 `unknown_command` with `command` = the requested type string.
+         */
+        post: operations["postUnknownCommand"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/conversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's conversations, newest first */
+        get: operations["listConversations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/conversations/{conversationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversationId: string;
+            };
+            cookie?: never;
+        };
+        /** One conversation */
+        get: operations["getConversation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/capabilities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the account's live connector host declared */
+        get: operations["getCapabilities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/attachments/{attachmentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                attachmentId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Download an inbound attachment
+         * @description The bytes as the platform delivered them, with their media type.
+         */
+        get: operations["getAttachment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The response stream
+         * @description The account's events in one total order, each with a strictly increasing decimal `id`.
+         *     With `Accept: text/event-stream` the response is Server-Sent Events: each event is sent
+         *     with `id:`, `event:` (its type) and `data:` (the envelope as JSON); resume with
+         *     `Last-Event-ID` (or `?after=`) and get every later event exactly once. A comment line
+         *     (`: heartbeat`) is sent at least every 15 seconds. If the id to resume from is older than
+         *     the retained log, the stream first sends `event: reset` whose data is a `StreamReset`, and
+         *     continues from the oldest retained event. Without SSE, `Accept: application/json` returns
+         *     one page of at most `limit` events after `after`; a cursor older than retention answers
+         *     410 `cursor_expired`. Message shapes are specified in specs/asyncapi/stream.yaml.
+         */
+        get: operations["getEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /**
+         * @description Every synchronous error code. `x-status` is the HTTP status that carries it; `x-retry` is
+         *     the retry guidance: `never` (the request itself must change), `after` (retry the same
+         *     request after `Retry-After`), `backoff` (retry with exponential backoff).
+         */
+        ErrorCode: "body_too_large" | "body_too_deep" | "body_not_object" | "target_and_payload_required" | "unsupported_target" | "invalid_conversationId" | "recipient_send_requires_recipientExternalId_and_text" | "group_create_requires_participantExternalIds" | "invalid_idempotency_key" | "group_command_requires_group_conversation" | "invalid_query" | "unauthenticated" | "unknown_command" | "conversation_not_found" | "command_not_found" | "attachment_not_found" | "not_found" | "method_not_allowed" | "cursor_expired" | "unsupported_media_type" | "invalid_recipient_address" | "invalid_participant_address" | "rate_limited" | "internal" | "no_live_connector" | "outbound_paused";
+        /**
+         * @description The `errorCode` of a `failed` command event. The first seven are the seed's; the rest are
+         *     ours, for failures the seed leaves without a code.
+         */
+        SettlementCode: "stale_target" | "invalid_target" | "gateway_rejected" | "send_returned_not_ok" | "accepted_echo_unconfirmed" | "group_update_unverified" | "capability_constraint_violation" | "payload_invalid" | "transfer_unavailable" | "no_message_to_react_to" | "direct_conversation_required";
+        CommandBadRequest: {
+            /** @enum {string} */
+            error: "body_too_large" | "body_not_object" | "body_too_deep" | "target_and_payload_required" | "unsupported_target" | "invalid_conversationId" | "invalid_idempotency_key";
+            message: string;
+            requestId?: string;
+        };
+        MessageSendBadRequest: {
+            /** @enum {string} */
+            error: "body_too_large" | "body_not_object" | "body_too_deep" | "target_and_payload_required" | "unsupported_target" | "invalid_conversationId" | "recipient_send_requires_recipientExternalId_and_text" | "invalid_idempotency_key";
+            message: string;
+            requestId?: string;
+        };
+        GroupCreateBadRequest: {
+            /** @enum {string} */
+            error: "body_too_large" | "body_not_object" | "body_too_deep" | "target_and_payload_required" | "unsupported_target" | "group_create_requires_participantExternalIds";
+            message: string;
+            requestId?: string;
+        };
+        GroupBadRequest: {
+            /** @enum {string} */
+            error: "body_too_large" | "body_not_object" | "body_too_deep" | "target_and_payload_required" | "unsupported_target" | "invalid_conversationId" | "group_command_requires_group_conversation";
+            message: string;
+            requestId?: string;
+        };
+        UnauthenticatedError: {
+            /** @constant */
+            error: "unauthenticated";
+            message: string;
+            requestId?: string;
+        };
+        UnknownCommandError: {
+            /** @constant */
+            error: "unknown_command";
+            message: string;
+            /** @description The requested type string, as sent. */
+            command: string;
+            requestId?: string;
+        };
+        MethodNotAllowedError: {
+            /** @constant */
+            error: "method_not_allowed";
+            message: string;
+            requestId?: string;
+        };
+        UnsupportedMediaTypeError: {
+            /** @constant */
+            error: "unsupported_media_type";
+            message: string;
+            requestId?: string;
+        };
+        ConversationNotFoundError: {
+            /** @constant */
+            error: "conversation_not_found";
+            message: string;
+            requestId?: string;
+        };
+        ConversationIdError: {
+            /** @constant */
+            error: "invalid_conversationId";
+            message: string;
+            requestId?: string;
+        };
+        NotFoundError: {
+            /** @enum {string} */
+            error: "command_not_found" | "attachment_not_found";
+            message: string;
+            requestId?: string;
+        };
+        /**
+         * @description The 422 body. `field` is a JSON Pointer into the request body; `reason` says what was
+         *     wrong with the address so a client can tell the person.
+         */
+        AddressError: {
+            /** @enum {string} */
+            error: "invalid_recipient_address" | "invalid_participant_address";
+            message: string;
+            /**
+             * @example /target/recipientExternalId
+             * @example /target/participantExternalIds/1
+             */
+            field: string;
+            /** @enum {string} */
+            reason: "not_a_string" | "not_a_phone_number_or_email" | "invalid_phone_number" | "invalid_email";
+            requestId?: string;
+        };
+        RateLimitedError: {
+            /** @constant */
+            error: "rate_limited";
+            message: string;
+            retryAfterSeconds: number;
+            requestId?: string;
+        };
+        InternalError: {
+            /** @constant */
+            error: "internal";
+            message: string;
+            requestId?: string;
+        };
+        UnavailableError: {
+            /** @enum {string} */
+            error: "no_live_connector" | "outbound_paused";
+            message: string;
+            requestId?: string;
+        };
+        NoLiveConnectorError: {
+            /** @constant */
+            error: "no_live_connector";
+            message: string;
+            requestId?: string;
+        };
+        QueryInvalidError: {
+            /** @constant */
+            error: "invalid_query";
+            message: string;
+            requestId?: string;
+        };
+        CursorExpiredError: {
+            /** @constant */
+            error: "cursor_expired";
+            message: string;
+            /** @description The oldest retained event id; resume with `after` = one less than it. */
+            oldestId: string;
+            requestId?: string;
+        };
+        /** @enum {string} */
+        CommandType: "message.send" | "reaction.tapback" | "reaction.apply" | "name_photo.share" | "group.create" | "group.update" | "group.leave";
+        /** @enum {string} */
+        RoutingPath: "agent-turn" | "admin";
+        /**
+         * @description `queued` until the connector host settles the command, then `succeeded` or `failed`.
+         * @enum {string}
+         */
+        CommandStatus: "queued" | "succeeded" | "failed";
+        /**
+         * @description `queued`: new work was created. `adopted`: the Idempotency-Key was already known; no new work.
+         * @enum {string}
+         */
+        Disposition: "queued" | "adopted";
+        /**
+         * Format: uuid
+         * @description A UUIDv7.
+         */
+        CommandId: string;
+        Acknowledgement: {
+            commandId: components["schemas"]["CommandId"];
+            status: components["schemas"]["CommandStatus"];
+            disposition: components["schemas"]["Disposition"];
+        };
+        ConversationTarget: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "conversation";
+            /** Format: uuid */
+            conversationId: string;
+        };
+        RecipientTarget: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "recipient";
+            /** @description A phone number (normalised to E.164) or an email address. */
+            recipientExternalId: string;
+        };
+        /** @description The third target shape, used by group.create. */
+        ParticipantsTarget: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "participants";
+            participantExternalIds: string[];
+        };
+        /**
+         * @description The full-screen effects the platform offers.
+         * @enum {string}
+         */
+        ScreenEffect: "balloons" | "confetti" | "love" | "lasers" | "fireworks" | "celebration" | "echo" | "spotlight";
+        /** @enum {string} */
+        Tapback: "love" | "like" | "dislike" | "laugh" | "emphasize" | "question";
+        /** @description Plain text. Omits `kind`. */
+        TextPayload: {
+            text: string;
+        };
+        RichTextPayload: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "rich_text";
+            text: string;
+            /** @description The subject line, shown in bold above the text. Optional. */
+            subject?: string;
+            effect?: components["schemas"]["ScreenEffect"];
+            /** @description The message to thread under. Optional. */
+            replyToMessageExternalId?: string;
+        };
+        RichLinkPayload: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "rich_link";
+            /** Format: uri */
+            url: string;
+        };
+        PollPayload: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "poll";
+            question: string;
+            options: string[];
+        };
+        /** @description Unusable; nothing produces a transferId. Settles `transfer_unavailable`. */
+        AttachmentPayload: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "attachment";
+            transferId: string;
+        };
+        /** @description Unusable; nothing produces a transferId. Settles `transfer_unavailable`. */
+        StickerPayload: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "sticker";
+            transferId: string;
+        };
+        /** @description The rich kinds, discriminated by `kind`. */
+        RichPayload: components["schemas"]["RichTextPayload"] | components["schemas"]["RichLinkPayload"] | components["schemas"]["PollPayload"] | components["schemas"]["AttachmentPayload"] | components["schemas"]["StickerPayload"];
+        /** @description Plain text (no `kind`) or one of the rich kinds. */
+        MessageSendPayload: components["schemas"]["TextPayload"] | components["schemas"]["RichPayload"];
+        /**
+         * @description A recipient send carries plain text only. The service stores `text` and discards every
+         *     other key.
+         */
+        RecipientSendPayload: {
+            text: string;
+        };
+        MessageSendToConversation: {
+            target: components["schemas"]["ConversationTarget"];
+            payload: components["schemas"]["MessageSendPayload"];
+        };
+        MessageSendToRecipient: {
+            target: components["schemas"]["RecipientTarget"];
+            payload: components["schemas"]["RecipientSendPayload"];
+        };
+        MessageSendRequest: components["schemas"]["MessageSendToConversation"] | components["schemas"]["MessageSendToRecipient"];
+        ReactionTapbackPayload: {
+            /** @description The message to react to, in a DM or a group. */
+            messageExternalId: string;
+            tapback: components["schemas"]["Tapback"];
+            /** @description Take an earlier tapback of this kind back. Defaults to false. */
+            remove?: boolean;
+        };
+        ReactionTapbackRequest: {
+            target: components["schemas"]["ConversationTarget"];
+            payload: components["schemas"]["ReactionTapbackPayload"];
+        };
+        /** @description Reacts to the newest incoming message of the direct conversation. */
+        ReactionApplyPayload: {
+            tapback: components["schemas"]["Tapback"];
+        };
+        ReactionApplyRequest: {
+            target: components["schemas"]["ConversationTarget"];
+            payload: components["schemas"]["ReactionApplyPayload"];
+        };
+        /** @description No fields; the card shared is the account's own. */
+        NamePhotoSharePayload: Record<string, never>;
+        NamePhotoShareRequest: {
+            target: components["schemas"]["ConversationTarget"];
+            payload: components["schemas"]["NamePhotoSharePayload"];
+        };
+        /**
+         * @description `text` is the group's first message: on the platform a group exists once a message is
+         *     sent to its members. `name` is optional.
+         */
+        GroupCreatePayload: {
+            text: string;
+            name?: string;
+        };
+        GroupCreateRequest: {
+            target: components["schemas"]["ParticipantsTarget"];
+            payload: components["schemas"]["GroupCreatePayload"];
+        };
+        /** @description No fields. */
+        GroupLeavePayload: Record<string, never>;
+        GroupLeaveRequest: {
+            target: components["schemas"]["ConversationTarget"];
+            payload: components["schemas"]["GroupLeavePayload"];
+        };
+        GroupRenamePayload: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            action: "rename";
+            name: string;
+        };
+        GroupAddParticipantPayload: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            action: "add_participant";
+            participantExternalId: string;
+        };
+        /** @description Names the member to remove by address, as add_participant does. */
+        GroupRemoveParticipantPayload: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            action: "remove_participant";
+            participantExternalId: string;
+        };
+        /** @description Unusable; nothing produces a transferId. Settles `transfer_unavailable`. */
+        GroupSetPhotoPayload: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            action: "set_photo";
+            transferId: string;
+        };
+        GroupUpdatePayload: components["schemas"]["GroupRenamePayload"] | components["schemas"]["GroupAddParticipantPayload"] | components["schemas"]["GroupRemoveParticipantPayload"] | components["schemas"]["GroupSetPhotoPayload"];
+        GroupUpdateRequest: {
+            target: components["schemas"]["ConversationTarget"];
+            payload: components["schemas"]["GroupUpdatePayload"];
+        };
+        Target: components["schemas"]["ConversationTarget"] | components["schemas"]["RecipientTarget"] | components["schemas"]["ParticipantsTarget"];
+        StatusChange: {
+            status: components["schemas"]["CommandStatus"];
+            /** Format: date-time */
+            at: string;
+        };
+        Command: {
+            commandId: components["schemas"]["CommandId"];
+            type: components["schemas"]["CommandType"];
+            routingPath: components["schemas"]["RoutingPath"];
+            status: components["schemas"]["CommandStatus"];
+            target: components["schemas"]["Target"];
+            /** @description The payload as stored (for a recipient send, only `text`). */
+            payload: {
+                [key: string]: unknown;
+            };
+            logicalActionId: string;
+            /** @description The key the agent-turn path honoured, else null. */
+            idempotencyKey?: string | null;
+            /** @description Null unless the command settled `failed`. */
+            errorCode: components["schemas"]["SettlementCode"] | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            settledAt: string | null;
+            history: components["schemas"]["StatusChange"][];
+        };
+        /** @enum {string} */
+        ConversationKind: "direct" | "group";
+        Participant: {
+            /** @description The participant's address (E.164 phone number or email). */
+            externalId: string;
+        };
+        Conversation: {
+            /** Format: uuid */
+            conversationId: string;
+            kind: components["schemas"]["ConversationKind"];
+            /** @description The group's name; null for a direct conversation or an unnamed group. */
+            name: string | null;
+            /** @description The other people in the conversation (the account itself is not listed). */
+            participants: components["schemas"]["Participant"][];
+            /** Format: date-time */
+            createdAt: string;
+        };
+        ConversationPage: {
+            conversations: components["schemas"]["Conversation"][];
+            nextCursor: string | null;
+        };
+        /** @enum {string} */
+        CapabilityName: "command.message_send.conversation.v1" | "command.message_send.group.v1" | "command.message_send.recipient.v1" | "command.message_send.content.v1" | "command.group_update.v1" | "command.group_create.v1" | "command.group_leave.v1" | "command.reaction_tapback.v1" | "command.reaction_apply.v1" | "command.name_photo_share.v1";
+        /** @enum {string} */
+        RichKind: "rich_text" | "rich_link" | "poll" | "attachment" | "sticker";
+        /**
+         * @description One declared capability. `supportedKinds` belongs to `command.message_send.content.v1`;
+         *     `supportsRename`, `supportsPhoto` and `supportsParticipants` to `command.group_update.v1`,
+         *     each declared independently (absent means false).
+         */
+        Capability: {
+            name: components["schemas"]["CapabilityName"];
+            supportedKinds?: components["schemas"]["RichKind"][];
+            supportsRename?: boolean;
+            supportsPhoto?: boolean;
+            supportsParticipants?: boolean;
+        };
+        CapabilityReport: {
+            hostId: string;
+            osMajorVersion: number;
+            capabilities: components["schemas"]["Capability"][];
+            /** Format: date-time */
+            leaseExpiresAt: string;
+        };
+        /** @description A page of stream events; each item is an envelope from specs/asyncapi/stream.yaml. */
+        EventPage: {
+            events: {
+                id: string;
+                type: string;
+                /** Format: date-time */
+                time: string;
+                account: string;
+                data: {
+                    [key: string]: unknown;
+                };
+            }[];
+            /** @description Pass as `after` to get the next page; equals `after` when there was nothing new. */
+            nextAfter: string;
+        };
+    };
+    responses: {
+        /** @description The command is durably queued (or an earlier identical one was adopted). */
+        Accepted: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Acknowledgement"];
+            };
+        };
+        /** @description The envelope is invalid. */
+        CommandBadRequest: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CommandBadRequest"];
+            };
+        };
+        /** @description The envelope is invalid, or the target is a direct conversation. */
+        GroupBadRequest: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["GroupBadRequest"];
+            };
+        };
+        /** @description No credential, or one the service does not know. */
+        Unauthenticated: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UnauthenticatedError"];
+            };
+        };
+        /** @description The conversation is unknown, or belongs to another account. */
+        ConversationNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ConversationNotFoundError"];
+            };
+        };
+        /** @description The command endpoint accepts POST only. */
+        MethodNotAllowed: {
+            headers: {
+                Allow: components["headers"]["Allow"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["MethodNotAllowedError"];
+            };
+        };
+        /** @description The body is not sent as `application/json`. */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+            };
+        };
+        /** @description An address in the target is not a valid phone number or email address. */
+        AddressInvalid: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AddressError"];
+            };
+        };
+        /** @description More than 60 requests in the last 60 seconds on this credential. */
+        RateLimited: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RateLimitedError"];
+            };
+        };
+        /** @description The command could not be stored; nothing was written. Safe to retry. */
+        Internal: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["InternalError"];
+            };
+        };
+        /** @description Sending is paused, or no connector host holds a live lease for the account. */
+        Unavailable: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UnavailableError"];
+            };
+        };
+        /** @description A query parameter is invalid. */
+        QueryInvalid: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["QueryInvalidError"];
+            };
+        };
+    };
+    parameters: {
+        /**
+         * @description Honoured on the agent-turn path only: a key already known for the account returns 202
+         *     `adopted` with the original commandId and its current status. Ignored on the admin path,
+         *     where a retry creates new work. 1-255 printable ASCII characters; kept for 48 hours.
+         */
+        IdempotencyKey: string;
+    };
+    requestBodies: never;
+    headers: {
+        /** @description The quota: `"default";q=60;w=60` (60 requests in a 60-second window). */
+        RateLimitPolicy: string;
+        /** @description What is left: `"default";r=<remaining>;t=<seconds until a slot frees>`. */
+        RateLimit: string;
+        /** @description Seconds until a request would be counted again. */
+        RetryAfter: number;
+        /** @description The request's id, also in every error body and in the logs. */
+        RequestId: string;
+        /** @description The methods the command endpoint accepts. */
+        Allow: "POST";
+    };
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    sendMessage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Honoured on the agent-turn path only: a key already known for the account returns 202
+                 *     `adopted` with the original commandId and its current status. Ignored on the admin path,
+                 *     where a retry creates new work. 1-255 printable ASCII characters; kept for 48 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MessageSendRequest"];
+            };
+        };
+        responses: {
+            202: components["responses"]["Accepted"];
+            /** @description The envelope is invalid. */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageSendBadRequest"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["ConversationNotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["AddressInvalid"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    applyTapback: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Honoured on the agent-turn path only: a key already known for the account returns 202
+                 *     `adopted` with the original commandId and its current status. Ignored on the admin path,
+                 *     where a retry creates new work. 1-255 printable ASCII characters; kept for 48 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReactionTapbackRequest"];
+            };
+        };
+        responses: {
+            202: components["responses"]["Accepted"];
+            400: components["responses"]["CommandBadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["ConversationNotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    applyReaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Honoured on the agent-turn path only: a key already known for the account returns 202
+                 *     `adopted` with the original commandId and its current status. Ignored on the admin path,
+                 *     where a retry creates new work. 1-255 printable ASCII characters; kept for 48 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReactionApplyRequest"];
+            };
+        };
+        responses: {
+            202: components["responses"]["Accepted"];
+            400: components["responses"]["CommandBadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["ConversationNotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    shareNamePhoto: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Honoured on the agent-turn path only: a key already known for the account returns 202
+                 *     `adopted` with the original commandId and its current status. Ignored on the admin path,
+                 *     where a retry creates new work. 1-255 printable ASCII characters; kept for 48 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NamePhotoShareRequest"];
+            };
+        };
+        responses: {
+            202: components["responses"]["Accepted"];
+            400: components["responses"]["CommandBadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["ConversationNotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createGroup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Honoured on the agent-turn path only: a key already known for the account returns 202
+                 *     `adopted` with the original commandId and its current status. Ignored on the admin path,
+                 *     where a retry creates new work. 1-255 printable ASCII characters; kept for 48 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupCreateRequest"];
+            };
+        };
+        responses: {
+            202: components["responses"]["Accepted"];
+            /** @description The envelope is invalid. */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupCreateBadRequest"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["AddressInvalid"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateGroup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Honoured on the agent-turn path only: a key already known for the account returns 202
+                 *     `adopted` with the original commandId and its current status. Ignored on the admin path,
+                 *     where a retry creates new work. 1-255 printable ASCII characters; kept for 48 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupUpdateRequest"];
+            };
+        };
+        responses: {
+            202: components["responses"]["Accepted"];
+            400: components["responses"]["GroupBadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["ConversationNotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    leaveGroup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Honoured on the agent-turn path only: a key already known for the account returns 202
+                 *     `adopted` with the original commandId and its current status. Ignored on the admin path,
+                 *     where a retry creates new work. 1-255 printable ASCII characters; kept for 48 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupLeaveRequest"];
+            };
+        };
+        responses: {
+            202: components["responses"]["Accepted"];
+            400: components["responses"]["GroupBadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["ConversationNotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCommand: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A commandId for GET. The same path segment is the `{type}` of the command endpoint, so a
+                 *     POST here (any type not among the seven) answers 404 `unknown_command`, and every other
+                 *     method answers 405 `method_not_allowed`.
+                 */
+                commandId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The command. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Command"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description No such command for this account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+        };
+    };
+    putCommandEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A commandId for GET. The same path segment is the `{type}` of the command endpoint, so a
+                 *     POST here (any type not among the seven) answers 404 `unknown_command`, and every other
+                 *     method answers 405 `method_not_allowed`.
+                 */
+                commandId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthenticated"];
+            405: components["responses"]["MethodNotAllowed"];
+        };
+    };
+    postUnknownCommand: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A commandId for GET. The same path segment is the `{type}` of the command endpoint, so a
+                 *     POST here (any type not among the seven) answers 404 `unknown_command`, and every other
+                 *     method answers 405 `method_not_allowed`.
+                 */
+                commandId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthenticated"];
+            /** @description The type is not a command type. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnknownCommandError"];
+                };
+            };
+        };
+    };
+    listConversations: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of conversations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationPage"];
+                };
+            };
+            400: components["responses"]["QueryInvalid"];
+            401: components["responses"]["Unauthenticated"];
+        };
+    };
+    getConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The conversation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conversation"];
+                };
+            };
+            /** @description The id is not a UUID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationIdError"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["ConversationNotFound"];
+        };
+    };
+    getCapabilities: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The live host and its capabilities. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CapabilityReport"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description No connector host holds a live lease for the account. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NoLiveConnectorError"];
+                };
+            };
+        };
+    };
+    getAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                attachmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attachment. */
+            200: {
+                headers: {
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description No such attachment for this account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+        };
+    };
+    getEvents: {
+        parameters: {
+            query?: {
+                /** @description Return events with an id greater than this. `0` (the default) is the start. */
+                after?: string;
+                /** @description JSON form only. */
+                limit?: number;
+            };
+            header?: {
+                /** @description SSE form; takes precedence over `after`. */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events (JSON) or the live stream (SSE). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPage"];
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["QueryInvalid"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description The cursor is older than the retained log; restart from `oldestId`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CursorExpiredError"];
+                };
+            };
+        };
+    };
+}

@@ -1,0 +1,721 @@
+// Generated from specs/openapi/switchboard.yaml by tooling (@hey-api/openapi-ts, zod plugin); do not edit.
+
+import * as z from 'zod';
+
+/**
+ * Every synchronous error code. `x-status` is the HTTP status that carries it; `x-retry` is
+ * the retry guidance: `never` (the request itself must change), `after` (retry the same
+ * request after `Retry-After`), `backoff` (retry with exponential backoff).
+ *
+ */
+export const zErrorCode = z.union([
+    z.literal('body_too_large'),
+    z.literal('body_too_deep'),
+    z.literal('body_not_object'),
+    z.literal('target_and_payload_required'),
+    z.literal('unsupported_target'),
+    z.literal('invalid_conversationId'),
+    z.literal('recipient_send_requires_recipientExternalId_and_text'),
+    z.literal('group_create_requires_participantExternalIds'),
+    z.literal('invalid_idempotency_key'),
+    z.literal('group_command_requires_group_conversation'),
+    z.literal('invalid_query'),
+    z.literal('unauthenticated'),
+    z.literal('unknown_command'),
+    z.literal('conversation_not_found'),
+    z.literal('command_not_found'),
+    z.literal('attachment_not_found'),
+    z.literal('not_found'),
+    z.literal('method_not_allowed'),
+    z.literal('cursor_expired'),
+    z.literal('unsupported_media_type'),
+    z.literal('invalid_recipient_address'),
+    z.literal('invalid_participant_address'),
+    z.literal('rate_limited'),
+    z.literal('internal'),
+    z.literal('no_live_connector'),
+    z.literal('outbound_paused')
+]);
+
+/**
+ * The `errorCode` of a `failed` command event. The first seven are the seed's; the rest are
+ * ours, for failures the seed leaves without a code.
+ *
+ */
+export const zSettlementCode = z.union([
+    z.literal('stale_target'),
+    z.literal('invalid_target'),
+    z.literal('gateway_rejected'),
+    z.literal('send_returned_not_ok'),
+    z.literal('accepted_echo_unconfirmed'),
+    z.literal('group_update_unverified'),
+    z.literal('capability_constraint_violation'),
+    z.literal('payload_invalid'),
+    z.literal('transfer_unavailable'),
+    z.literal('no_message_to_react_to'),
+    z.literal('direct_conversation_required')
+]);
+
+export const zCommandBadRequest = z.object({
+    error: z.enum([
+        'body_too_large',
+        'body_not_object',
+        'body_too_deep',
+        'target_and_payload_required',
+        'unsupported_target',
+        'invalid_conversationId',
+        'invalid_idempotency_key'
+    ]),
+    message: z.string(),
+    requestId: z.string().optional()
+});
+
+export const zMessageSendBadRequest = z.object({
+    error: z.enum([
+        'body_too_large',
+        'body_not_object',
+        'body_too_deep',
+        'target_and_payload_required',
+        'unsupported_target',
+        'invalid_conversationId',
+        'recipient_send_requires_recipientExternalId_and_text',
+        'invalid_idempotency_key'
+    ]),
+    message: z.string(),
+    requestId: z.string().optional()
+});
+
+export const zGroupCreateBadRequest = z.object({
+    error: z.enum([
+        'body_too_large',
+        'body_not_object',
+        'body_too_deep',
+        'target_and_payload_required',
+        'unsupported_target',
+        'group_create_requires_participantExternalIds'
+    ]),
+    message: z.string(),
+    requestId: z.string().optional()
+});
+
+export const zGroupBadRequest = z.object({
+    error: z.enum([
+        'body_too_large',
+        'body_not_object',
+        'body_too_deep',
+        'target_and_payload_required',
+        'unsupported_target',
+        'invalid_conversationId',
+        'group_command_requires_group_conversation'
+    ]),
+    message: z.string(),
+    requestId: z.string().optional()
+});
+
+export const zUnauthenticatedError = z.object({
+    error: z.literal('unauthenticated'),
+    message: z.string(),
+    requestId: z.string().optional()
+});
+
+export const zUnknownCommandError = z.object({
+    error: z.literal('unknown_command'),
+    message: z.string(),
+    command: z.string(),
+    requestId: z.string().optional()
+});
+
+export const zMethodNotAllowedError = z.object({
+    error: z.literal('method_not_allowed'),
+    message: z.string(),
+    requestId: z.string().optional()
+});
+
+export const zUnsupportedMediaTypeError = z.object({
+    error: z.literal('unsupported_media_type'),
+    message: z.string(),
+    requestId: z.string().optional()
+});
+
+export const zConversationNotFoundError = z.object({
+    error: z.literal('conversation_not_found'),
+    message: z.string(),
+    requestId: z.string().optional()
+});
+
+export const zConversationIdError = z.object({
+    error: z.literal('invalid_conversationId'),
+    message: z.string(),
+    requestId: z.string().optional()
+});
+
+export const zNotFoundError = z.object({
+    error: z.enum(['command_not_found', 'attachment_not_found']),
+    message: z.string(),
+    requestId: z.string().optional()
+});
+
+/**
+ * The 422 body. `field` is a JSON Pointer into the request body; `reason` says what was
+ * wrong with the address so a client can tell the person.
+ *
+ */
+export const zAddressError = z.object({
+    error: z.enum(['invalid_recipient_address', 'invalid_participant_address']),
+    message: z.string(),
+    field: z.string(),
+    reason: z.enum([
+        'not_a_string',
+        'not_a_phone_number_or_email',
+        'invalid_phone_number',
+        'invalid_email'
+    ]),
+    requestId: z.string().optional()
+});
+
+export const zRateLimitedError = z.object({
+    error: z.literal('rate_limited'),
+    message: z.string(),
+    retryAfterSeconds: z.int().gte(1),
+    requestId: z.string().optional()
+});
+
+export const zInternalError = z.object({
+    error: z.literal('internal'),
+    message: z.string(),
+    requestId: z.string().optional()
+});
+
+export const zUnavailableError = z.object({
+    error: z.enum(['no_live_connector', 'outbound_paused']),
+    message: z.string(),
+    requestId: z.string().optional()
+});
+
+export const zNoLiveConnectorError = z.object({
+    error: z.literal('no_live_connector'),
+    message: z.string(),
+    requestId: z.string().optional()
+});
+
+export const zQueryInvalidError = z.object({
+    error: z.literal('invalid_query'),
+    message: z.string(),
+    requestId: z.string().optional()
+});
+
+export const zCursorExpiredError = z.object({
+    error: z.literal('cursor_expired'),
+    message: z.string(),
+    oldestId: z.string(),
+    requestId: z.string().optional()
+});
+
+export const zCommandType = z.enum([
+    'message.send',
+    'reaction.tapback',
+    'reaction.apply',
+    'name_photo.share',
+    'group.create',
+    'group.update',
+    'group.leave'
+]);
+
+export const zRoutingPath = z.enum(['agent-turn', 'admin']);
+
+/**
+ * `queued` until the connector host settles the command, then `succeeded` or `failed`.
+ */
+export const zCommandStatus = z.enum([
+    'queued',
+    'succeeded',
+    'failed'
+]);
+
+/**
+ * `queued`: new work was created. `adopted`: the Idempotency-Key was already known; no new work.
+ */
+export const zDisposition = z.enum(['queued', 'adopted']);
+
+/**
+ * A UUIDv7.
+ */
+export const zCommandId = z.uuid();
+
+export const zAcknowledgement = z.strictObject({
+    commandId: zCommandId,
+    status: zCommandStatus,
+    disposition: zDisposition
+});
+
+export const zConversationTarget = z.object({
+    kind: z.literal('conversation'),
+    conversationId: z.uuid()
+});
+
+export const zRecipientTarget = z.object({
+    kind: z.literal('recipient'),
+    recipientExternalId: z.string()
+});
+
+/**
+ * The third target shape, used by group.create.
+ */
+export const zParticipantsTarget = z.object({
+    kind: z.literal('participants'),
+    participantExternalIds: z.array(z.string()).min(1).max(32)
+});
+
+/**
+ * The full-screen effects the platform offers.
+ */
+export const zScreenEffect = z.enum([
+    'balloons',
+    'confetti',
+    'love',
+    'lasers',
+    'fireworks',
+    'celebration',
+    'echo',
+    'spotlight'
+]);
+
+export const zTapback = z.enum([
+    'love',
+    'like',
+    'dislike',
+    'laugh',
+    'emphasize',
+    'question'
+]);
+
+/**
+ * Plain text. Omits `kind`.
+ */
+export const zTextPayload = z.strictObject({
+    text: z.string().min(1).max(20000)
+});
+
+export const zRichTextPayload = z.strictObject({
+    kind: z.literal('rich_text'),
+    text: z.string().min(1).max(20000),
+    subject: z.string().min(1).max(256).optional(),
+    effect: zScreenEffect.optional(),
+    replyToMessageExternalId: z.string().min(1).optional()
+});
+
+export const zRichLinkPayload = z.strictObject({
+    kind: z.literal('rich_link'),
+    url: z.url().regex(/^https?:\/\//)
+});
+
+export const zPollPayload = z.strictObject({
+    kind: z.literal('poll'),
+    question: z.string().min(1).max(256),
+    options: z.array(z.string().min(1).max(256)).min(2).max(12)
+});
+
+/**
+ * Unusable; nothing produces a transferId. Settles `transfer_unavailable`.
+ */
+export const zAttachmentPayload = z.strictObject({
+    kind: z.literal('attachment'),
+    transferId: z.string()
+});
+
+/**
+ * Unusable; nothing produces a transferId. Settles `transfer_unavailable`.
+ */
+export const zStickerPayload = z.strictObject({
+    kind: z.literal('sticker'),
+    transferId: z.string()
+});
+
+/**
+ * The rich kinds, discriminated by `kind`.
+ */
+export const zRichPayload = z.discriminatedUnion('kind', [
+    zRichTextPayload,
+    zRichLinkPayload,
+    zPollPayload,
+    zAttachmentPayload,
+    zStickerPayload
+]);
+
+/**
+ * Plain text (no `kind`) or one of the rich kinds.
+ */
+export const zMessageSendPayload = z.union([
+    zTextPayload,
+    zRichPayload
+]);
+
+/**
+ * A recipient send carries plain text only. The service stores `text` and discards every
+ * other key.
+ *
+ */
+export const zRecipientSendPayload = z.object({
+    text: z.string().min(1).max(20000)
+});
+
+export const zMessageSendToConversation = z.object({
+    target: zConversationTarget,
+    payload: zMessageSendPayload
+});
+
+export const zMessageSendToRecipient = z.object({
+    target: zRecipientTarget,
+    payload: zRecipientSendPayload
+});
+
+export const zMessageSendRequest = z.union([
+    zMessageSendToConversation,
+    zMessageSendToRecipient
+]);
+
+export const zReactionTapbackPayload = z.strictObject({
+    messageExternalId: z.string().min(1),
+    tapback: zTapback,
+    remove: z.boolean().optional()
+});
+
+export const zReactionTapbackRequest = z.object({
+    target: zConversationTarget,
+    payload: zReactionTapbackPayload
+});
+
+/**
+ * Reacts to the newest incoming message of the direct conversation.
+ */
+export const zReactionApplyPayload = z.strictObject({
+    tapback: zTapback
+});
+
+export const zReactionApplyRequest = z.object({
+    target: zConversationTarget,
+    payload: zReactionApplyPayload
+});
+
+/**
+ * No fields; the card shared is the account's own.
+ */
+export const zNamePhotoSharePayload = z.strictObject({});
+
+export const zNamePhotoShareRequest = z.object({
+    target: zConversationTarget,
+    payload: zNamePhotoSharePayload
+});
+
+/**
+ * `text` is the group's first message: on the platform a group exists once a message is
+ * sent to its members. `name` is optional.
+ *
+ */
+export const zGroupCreatePayload = z.strictObject({
+    text: z.string().min(1).max(20000),
+    name: z.string().min(1).max(128).optional()
+});
+
+export const zGroupCreateRequest = z.object({
+    target: zParticipantsTarget,
+    payload: zGroupCreatePayload
+});
+
+/**
+ * No fields.
+ */
+export const zGroupLeavePayload = z.strictObject({});
+
+export const zGroupLeaveRequest = z.object({
+    target: zConversationTarget,
+    payload: zGroupLeavePayload
+});
+
+export const zGroupRenamePayload = z.strictObject({
+    action: z.literal('rename'),
+    name: z.string().min(1).max(128)
+});
+
+export const zGroupAddParticipantPayload = z.strictObject({
+    action: z.literal('add_participant'),
+    participantExternalId: z.string().min(1)
+});
+
+/**
+ * Names the member to remove by address, as add_participant does.
+ */
+export const zGroupRemoveParticipantPayload = z.strictObject({
+    action: z.literal('remove_participant'),
+    participantExternalId: z.string().min(1)
+});
+
+/**
+ * Unusable; nothing produces a transferId. Settles `transfer_unavailable`.
+ */
+export const zGroupSetPhotoPayload = z.strictObject({
+    action: z.literal('set_photo'),
+    transferId: z.string()
+});
+
+export const zGroupUpdatePayload = z.discriminatedUnion('action', [
+    zGroupRenamePayload,
+    zGroupAddParticipantPayload,
+    zGroupRemoveParticipantPayload,
+    zGroupSetPhotoPayload
+]);
+
+export const zGroupUpdateRequest = z.object({
+    target: zConversationTarget,
+    payload: zGroupUpdatePayload
+});
+
+export const zTarget = z.discriminatedUnion('kind', [
+    zConversationTarget,
+    zRecipientTarget,
+    zParticipantsTarget
+]);
+
+export const zStatusChange = z.object({
+    status: zCommandStatus,
+    at: z.iso.datetime({ offset: true })
+});
+
+export const zCommand = z.object({
+    commandId: zCommandId,
+    type: zCommandType,
+    routingPath: zRoutingPath,
+    status: zCommandStatus,
+    target: zTarget,
+    payload: z.record(z.string(), z.unknown()),
+    logicalActionId: z.string(),
+    idempotencyKey: z.string().nullish(),
+    errorCode: zSettlementCode.nullable(),
+    createdAt: z.iso.datetime({ offset: true }),
+    settledAt: z.iso.datetime({ offset: true }).nullable(),
+    history: z.array(zStatusChange)
+});
+
+export const zConversationKind = z.enum(['direct', 'group']);
+
+export const zParticipant = z.object({
+    externalId: z.string()
+});
+
+export const zConversation = z.object({
+    conversationId: z.uuid(),
+    kind: zConversationKind,
+    name: z.string().nullable(),
+    participants: z.array(zParticipant),
+    createdAt: z.iso.datetime({ offset: true })
+});
+
+export const zConversationPage = z.object({
+    conversations: z.array(zConversation),
+    nextCursor: z.string().nullable()
+});
+
+export const zCapabilityName = z.enum([
+    'command.message_send.conversation.v1',
+    'command.message_send.group.v1',
+    'command.message_send.recipient.v1',
+    'command.message_send.content.v1',
+    'command.group_update.v1',
+    'command.group_create.v1',
+    'command.group_leave.v1',
+    'command.reaction_tapback.v1',
+    'command.reaction_apply.v1',
+    'command.name_photo_share.v1'
+]);
+
+export const zRichKind = z.enum([
+    'rich_text',
+    'rich_link',
+    'poll',
+    'attachment',
+    'sticker'
+]);
+
+/**
+ * One declared capability. `supportedKinds` belongs to `command.message_send.content.v1`;
+ * `supportsRename`, `supportsPhoto` and `supportsParticipants` to `command.group_update.v1`,
+ * each declared independently (absent means false).
+ *
+ */
+export const zCapability = z.strictObject({
+    name: zCapabilityName,
+    supportedKinds: z.array(zRichKind).optional(),
+    supportsRename: z.boolean().optional(),
+    supportsPhoto: z.boolean().optional(),
+    supportsParticipants: z.boolean().optional()
+});
+
+export const zCapabilityReport = z.object({
+    hostId: z.string(),
+    osMajorVersion: z.int(),
+    capabilities: z.array(zCapability),
+    leaseExpiresAt: z.iso.datetime({ offset: true })
+});
+
+/**
+ * A page of stream events; each item is an envelope from specs/asyncapi/stream.yaml.
+ */
+export const zEventPage = z.object({
+    events: z.array(z.object({
+        id: z.string(),
+        type: z.string(),
+        time: z.iso.datetime({ offset: true }),
+        account: z.string(),
+        data: z.record(z.string(), z.unknown())
+    })),
+    nextAfter: z.string()
+});
+
+/**
+ * Honoured on the agent-turn path only: a key already known for the account returns 202
+ * `adopted` with the original commandId and its current status. Ignored on the admin path,
+ * where a retry creates new work. 1-255 printable ASCII characters; kept for 48 hours.
+ *
+ */
+export const zIdempotencyKey = z.string().min(1).max(255).regex(/^[\x21-\x7E]+$/);
+
+export const zSendMessageBody = zMessageSendRequest;
+
+export const zSendMessageHeaders = z.object({
+    'Idempotency-Key': z.string().min(1).max(255).regex(/^[\x21-\x7E]+$/).optional()
+});
+
+/**
+ * The command is durably queued (or an earlier identical one was adopted).
+ */
+export const zSendMessageResponse = zAcknowledgement;
+
+export const zApplyTapbackBody = zReactionTapbackRequest;
+
+export const zApplyTapbackHeaders = z.object({
+    'Idempotency-Key': z.string().min(1).max(255).regex(/^[\x21-\x7E]+$/).optional()
+});
+
+/**
+ * The command is durably queued (or an earlier identical one was adopted).
+ */
+export const zApplyTapbackResponse = zAcknowledgement;
+
+export const zApplyReactionBody = zReactionApplyRequest;
+
+export const zApplyReactionHeaders = z.object({
+    'Idempotency-Key': z.string().min(1).max(255).regex(/^[\x21-\x7E]+$/).optional()
+});
+
+/**
+ * The command is durably queued (or an earlier identical one was adopted).
+ */
+export const zApplyReactionResponse = zAcknowledgement;
+
+export const zShareNamePhotoBody = zNamePhotoShareRequest;
+
+export const zShareNamePhotoHeaders = z.object({
+    'Idempotency-Key': z.string().min(1).max(255).regex(/^[\x21-\x7E]+$/).optional()
+});
+
+/**
+ * The command is durably queued (or an earlier identical one was adopted).
+ */
+export const zShareNamePhotoResponse = zAcknowledgement;
+
+export const zCreateGroupBody = zGroupCreateRequest;
+
+export const zCreateGroupHeaders = z.object({
+    'Idempotency-Key': z.string().min(1).max(255).regex(/^[\x21-\x7E]+$/).optional()
+});
+
+/**
+ * The command is durably queued (or an earlier identical one was adopted).
+ */
+export const zCreateGroupResponse = zAcknowledgement;
+
+export const zUpdateGroupBody = zGroupUpdateRequest;
+
+export const zUpdateGroupHeaders = z.object({
+    'Idempotency-Key': z.string().min(1).max(255).regex(/^[\x21-\x7E]+$/).optional()
+});
+
+/**
+ * The command is durably queued (or an earlier identical one was adopted).
+ */
+export const zUpdateGroupResponse = zAcknowledgement;
+
+export const zLeaveGroupBody = zGroupLeaveRequest;
+
+export const zLeaveGroupHeaders = z.object({
+    'Idempotency-Key': z.string().min(1).max(255).regex(/^[\x21-\x7E]+$/).optional()
+});
+
+/**
+ * The command is durably queued (or an earlier identical one was adopted).
+ */
+export const zLeaveGroupResponse = zAcknowledgement;
+
+export const zGetCommandPath = z.object({
+    commandId: z.string()
+});
+
+/**
+ * The command.
+ */
+export const zGetCommandResponse = zCommand;
+
+export const zPostUnknownCommandPath = z.object({
+    commandId: z.string()
+});
+
+export const zPutCommandEndpointPath = z.object({
+    commandId: z.string()
+});
+
+export const zListConversationsQuery = z.object({
+    limit: z.int().gte(1).lte(200).optional().default(50),
+    cursor: z.string().optional()
+});
+
+/**
+ * A page of conversations.
+ */
+export const zListConversationsResponse = zConversationPage;
+
+export const zGetConversationPath = z.object({
+    conversationId: z.string()
+});
+
+/**
+ * The conversation.
+ */
+export const zGetConversationResponse = zConversation;
+
+/**
+ * The live host and its capabilities.
+ */
+export const zGetCapabilitiesResponse = zCapabilityReport;
+
+export const zGetAttachmentPath = z.object({
+    attachmentId: z.string()
+});
+
+/**
+ * The attachment.
+ */
+export const zGetAttachmentResponse = z.string();
+
+export const zGetEventsHeaders = z.object({
+    'Last-Event-ID': z.string().optional()
+});
+
+export const zGetEventsQuery = z.object({
+    after: z.string().regex(/^[0-9]{1,19}$/).optional(),
+    limit: z.int().gte(1).lte(1000).optional().default(100)
+});
+
+/**
+ * A page of events (JSON) or the live stream (SSE).
+ */
+export const zGetEventsResponse = zEventPage;

@@ -1,0 +1,622 @@
+// Generated from specs/openapi/connector.yaml by tooling (openapi-typescript); do not edit.
+
+export interface paths {
+    "/v1/connector/lease": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Take the account's lease */
+        post: operations["acquireLease"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/connector/lease/renew": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Extend the live lease by its TTL */
+        post: operations["renewLease"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/connector/lease/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give the lease up (a clean shutdown)
+         * @description Its unsettled commands are dispatched to the next holder.
+         */
+        post: operations["releaseLease"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/connector/dispatch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive commands to execute (long poll)
+         * @description Answers at once with the commands waiting for this epoch, oldest first, or waits up to
+         *     `waitMs` for one to be queued. A command is handed out once per epoch.
+         */
+        post: operations["pollDispatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/connector/settlements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report a command's outcome
+         * @description Settles the command and appends its command event to the stream. Repeating the same
+         *     settlement answers 200 with what was recorded (a host may retry after a lost response);
+         *     a command already settled differently answers 409 `already_settled`.
+         */
+        post: operations["settleCommand"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/connector/platform-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Forward what happened on the platform
+         * @description Conversations appearing, inbound messages, confirmed outbound messages and group changes.
+         *     The server maps platform ids to conversation ids and appends stream events in the order
+         *     given.
+         */
+        post: operations["reportPlatformEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/connector/attachments/{attachmentId}": {
+        parameters: {
+            query: {
+                fileName: string;
+                epoch: number;
+            };
+            header?: never;
+            path: {
+                attachmentId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Store an inbound attachment's bytes
+         * @description Upload before reporting the `message.received` that references it. The media type is the
+         *     request's `Content-Type`. At most 25 MiB.
+         */
+        put: operations["uploadAttachment"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** @enum {string} */
+        ConnectorErrorCode: "invalid_request" | "unauthenticated" | "lease_held" | "lease_lost" | "command_not_found" | "already_settled";
+        ConnectorError: {
+            error: components["schemas"]["ConnectorErrorCode"];
+            message: string;
+        };
+        LeaseHeldError: {
+            /** @constant */
+            error: "lease_held";
+            message: string;
+            holderHostId: string;
+            /** Format: date-time */
+            expiresAt: string;
+        };
+        HostId: string;
+        LeaseRequest: {
+            hostId: components["schemas"]["HostId"];
+            osMajorVersion: number;
+            capabilities: components["schemas"]["Capability"][];
+        };
+        Lease: {
+            accountId: string;
+            hostId: string;
+            epoch: number;
+            ttlMs: number;
+            /** Format: date-time */
+            expiresAt: string;
+        };
+        EpochRequest: {
+            epoch: number;
+        };
+        DispatchRequest: {
+            epoch: number;
+            /** @default 20 */
+            max?: number;
+            /** @default 20000 */
+            waitMs?: number;
+        };
+        /** @description A conversation target, resolved by the server to the platform's conversation. */
+        ResolvedConversation: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "conversation";
+            /** Format: uuid */
+            conversationId: string;
+            /** @description The platform's id of the conversation. */
+            externalId: string;
+            conversationKind: components["schemas"]["ConversationKind"];
+            participants: string[];
+            /**
+             * @description How many membership changes the server had seen for the conversation when the
+             *     command was accepted. A host compares it with the platform's own count to detect a
+             *     membership that changed underneath the command (`stale_target`).
+             */
+            membershipVersion: number;
+        };
+        DispatchedCommand: {
+            /** Format: uuid */
+            commandId: string;
+            epoch: number;
+            type: components["schemas"]["CommandType"];
+            routingPath: components["schemas"]["RoutingPath"];
+            logicalActionId: string;
+            target: components["schemas"]["ResolvedConversation"] | components["schemas"]["RecipientTarget"] | components["schemas"]["ParticipantsTarget"];
+            /** @description As stored; not validated by the server. The host validates it. */
+            payload: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            acceptedAt: string;
+        };
+        Dispatch: {
+            commands: components["schemas"]["DispatchedCommand"][];
+        };
+        Settlement: {
+            epoch: number;
+            /** Format: uuid */
+            commandId: string;
+            /** @enum {string} */
+            status: "succeeded" | "failed";
+            /** @description Null when `succeeded`; a settlement code when `failed`. */
+            errorCode: components["schemas"]["SettlementCode"] | null;
+            /** @description What went wrong, for the logs; not sent on the stream. */
+            detail?: string;
+        };
+        SettlementRecorded: {
+            commandId: string;
+            /** @enum {string} */
+            status: "succeeded" | "failed";
+            errorCode: components["schemas"]["SettlementCode"] | null;
+        };
+        AttachmentRef: {
+            attachmentId: string;
+            fileName: string;
+            mimeType: string;
+            byteSize: number;
+        };
+        PlatformConversationAppeared: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "conversation.appeared";
+            externalId: string;
+            conversationKind: components["schemas"]["ConversationKind"];
+            name: string | null;
+            participants: string[];
+            /** @description The recipient send or group.create that made it, if any. */
+            commandId?: string;
+        };
+        PlatformMessageReceived: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "message.received";
+            conversationExternalId: string;
+            messageExternalId: string;
+            senderExternalId: string;
+            text: string | null;
+            attachments: components["schemas"]["AttachmentRef"][];
+            /** Format: date-time */
+            receivedAt: string;
+        };
+        PlatformMessageSent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "message.sent";
+            conversationExternalId: string;
+            messageExternalId: string;
+            commandId: string;
+        };
+        PlatformGroupRenamed: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "group.renamed";
+            conversationExternalId: string;
+            name: string;
+            commandId?: string;
+        };
+        PlatformGroupParticipantsChanged: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "group.participants_changed";
+            conversationExternalId: string;
+            added: string[];
+            removed: string[];
+            participants: string[];
+            commandId?: string;
+        };
+        PlatformEvent: components["schemas"]["PlatformConversationAppeared"] | components["schemas"]["PlatformMessageReceived"] | components["schemas"]["PlatformMessageSent"] | components["schemas"]["PlatformGroupRenamed"] | components["schemas"]["PlatformGroupParticipantsChanged"];
+        PlatformEventBatch: {
+            epoch: number;
+            events: components["schemas"]["PlatformEvent"][];
+        };
+        PlatformEventsRecorded: {
+            recorded: number;
+        };
+        AttachmentStored: {
+            attachmentId: string;
+            byteSize: number;
+        };
+        /** @enum {string} */
+        CapabilityName: "command.message_send.conversation.v1" | "command.message_send.group.v1" | "command.message_send.recipient.v1" | "command.message_send.content.v1" | "command.group_update.v1" | "command.group_create.v1" | "command.group_leave.v1" | "command.reaction_tapback.v1" | "command.reaction_apply.v1" | "command.name_photo_share.v1";
+        /** @enum {string} */
+        RichKind: "rich_text" | "rich_link" | "poll" | "attachment" | "sticker";
+        /**
+         * @description One declared capability. `supportedKinds` belongs to `command.message_send.content.v1`;
+         *     `supportsRename`, `supportsPhoto` and `supportsParticipants` to `command.group_update.v1`,
+         *     each declared independently (absent means false).
+         */
+        Capability: {
+            name: components["schemas"]["CapabilityName"];
+            supportedKinds?: components["schemas"]["RichKind"][];
+            supportsRename?: boolean;
+            supportsPhoto?: boolean;
+            supportsParticipants?: boolean;
+        };
+        /** @enum {string} */
+        CommandType: "message.send" | "reaction.tapback" | "reaction.apply" | "name_photo.share" | "group.create" | "group.update" | "group.leave";
+        /** @enum {string} */
+        RoutingPath: "agent-turn" | "admin";
+        /** @enum {string} */
+        ConversationKind: "direct" | "group";
+        RecipientTarget: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "recipient";
+            /** @description A phone number (normalised to E.164) or an email address. */
+            recipientExternalId: string;
+        };
+        /** @description The third target shape, used by group.create. */
+        ParticipantsTarget: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "participants";
+            participantExternalIds: string[];
+        };
+        /**
+         * @description The `errorCode` of a `failed` command event. The first seven are the seed's; the rest are
+         *     ours, for failures the seed leaves without a code.
+         */
+        SettlementCode: "stale_target" | "invalid_target" | "gateway_rejected" | "send_returned_not_ok" | "accepted_echo_unconfirmed" | "group_update_unverified" | "capability_constraint_violation" | "payload_invalid" | "transfer_unavailable" | "no_message_to_react_to" | "direct_conversation_required";
+    };
+    responses: {
+        /** @description The request body or a parameter does not match this protocol. */
+        InvalidRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ConnectorError"];
+            };
+        };
+        /** @description No connector key, or one the server does not know. */
+        Unauthenticated: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ConnectorError"];
+            };
+        };
+        /** @description The epoch is not the live lease's. */
+        LeaseLost: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ConnectorError"];
+            };
+        };
+    };
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    acquireLease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeaseRequest"];
+            };
+        };
+        responses: {
+            /** @description The lease is this host's. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Lease"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description Another host holds a live lease. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeaseHeldError"];
+                };
+            };
+        };
+    };
+    renewLease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EpochRequest"];
+            };
+        };
+        responses: {
+            /** @description Renewed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Lease"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthenticated"];
+            409: components["responses"]["LeaseLost"];
+        };
+    };
+    releaseLease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EpochRequest"];
+            };
+        };
+        responses: {
+            /** @description Released. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthenticated"];
+            409: components["responses"]["LeaseLost"];
+        };
+    };
+    pollDispatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DispatchRequest"];
+            };
+        };
+        responses: {
+            /** @description Zero or more commands. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dispatch"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthenticated"];
+            409: components["responses"]["LeaseLost"];
+        };
+    };
+    settleCommand: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Settlement"];
+            };
+        };
+        responses: {
+            /** @description Recorded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettlementRecorded"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description No such command for this account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectorError"];
+                };
+            };
+            /** @description The lease was lost, or the command is already settled differently. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectorError"];
+                };
+            };
+        };
+    };
+    reportPlatformEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlatformEventBatch"];
+            };
+        };
+        responses: {
+            /** @description Recorded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformEventsRecorded"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthenticated"];
+            409: components["responses"]["LeaseLost"];
+        };
+    };
+    uploadAttachment: {
+        parameters: {
+            query: {
+                fileName: string;
+                epoch: number;
+            };
+            header?: never;
+            path: {
+                attachmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description Stored. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttachmentStored"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthenticated"];
+            409: components["responses"]["LeaseLost"];
+        };
+    };
+}

@@ -1,0 +1,305 @@
+// Generated from specs/openapi/connector.yaml by tooling (@hey-api/openapi-ts, zod plugin); do not edit.
+
+import * as z from 'zod';
+
+export const zConnectorErrorCode = z.enum([
+    'invalid_request',
+    'unauthenticated',
+    'lease_held',
+    'lease_lost',
+    'command_not_found',
+    'already_settled'
+]);
+
+export const zConnectorError = z.object({
+    error: zConnectorErrorCode,
+    message: z.string()
+});
+
+export const zLeaseHeldError = z.object({
+    error: z.literal('lease_held'),
+    message: z.string(),
+    holderHostId: z.string(),
+    expiresAt: z.iso.datetime({ offset: true })
+});
+
+export const zHostId = z.string().min(1).max(128).regex(/^[A-Za-z0-9._:-]+$/);
+
+export const zLease = z.object({
+    accountId: z.string(),
+    hostId: z.string(),
+    epoch: z.int().gte(1),
+    ttlMs: z.int().gte(1),
+    expiresAt: z.iso.datetime({ offset: true })
+});
+
+export const zEpochRequest = z.strictObject({
+    epoch: z.int().gte(1)
+});
+
+export const zDispatchRequest = z.strictObject({
+    epoch: z.int().gte(1),
+    max: z.int().gte(1).lte(100).optional().default(20),
+    waitMs: z.int().gte(0).lte(30000).optional().default(20000)
+});
+
+export const zAttachmentRef = z.strictObject({
+    attachmentId: z.string(),
+    fileName: z.string(),
+    mimeType: z.string(),
+    byteSize: z.int().gte(0)
+});
+
+export const zPlatformMessageReceived = z.strictObject({
+    type: z.literal('message.received'),
+    conversationExternalId: z.string(),
+    messageExternalId: z.string(),
+    senderExternalId: z.string(),
+    text: z.string().nullable(),
+    attachments: z.array(zAttachmentRef),
+    receivedAt: z.iso.datetime({ offset: true })
+});
+
+export const zPlatformMessageSent = z.strictObject({
+    type: z.literal('message.sent'),
+    conversationExternalId: z.string(),
+    messageExternalId: z.string(),
+    commandId: z.string()
+});
+
+export const zPlatformGroupRenamed = z.strictObject({
+    type: z.literal('group.renamed'),
+    conversationExternalId: z.string(),
+    name: z.string(),
+    commandId: z.string().optional()
+});
+
+export const zPlatformGroupParticipantsChanged = z.strictObject({
+    type: z.literal('group.participants_changed'),
+    conversationExternalId: z.string(),
+    added: z.array(z.string()),
+    removed: z.array(z.string()),
+    participants: z.array(z.string()),
+    commandId: z.string().optional()
+});
+
+export const zPlatformEventsRecorded = z.object({
+    recorded: z.int()
+});
+
+export const zAttachmentStored = z.object({
+    attachmentId: z.string(),
+    byteSize: z.int()
+});
+
+export const zCapabilityName = z.enum([
+    'command.message_send.conversation.v1',
+    'command.message_send.group.v1',
+    'command.message_send.recipient.v1',
+    'command.message_send.content.v1',
+    'command.group_update.v1',
+    'command.group_create.v1',
+    'command.group_leave.v1',
+    'command.reaction_tapback.v1',
+    'command.reaction_apply.v1',
+    'command.name_photo_share.v1'
+]);
+
+export const zRichKind = z.enum([
+    'rich_text',
+    'rich_link',
+    'poll',
+    'attachment',
+    'sticker'
+]);
+
+/**
+ * One declared capability. `supportedKinds` belongs to `command.message_send.content.v1`;
+ * `supportsRename`, `supportsPhoto` and `supportsParticipants` to `command.group_update.v1`,
+ * each declared independently (absent means false).
+ *
+ */
+export const zCapability = z.strictObject({
+    name: zCapabilityName,
+    supportedKinds: z.array(zRichKind).optional(),
+    supportsRename: z.boolean().optional(),
+    supportsPhoto: z.boolean().optional(),
+    supportsParticipants: z.boolean().optional()
+});
+
+export const zLeaseRequest = z.strictObject({
+    hostId: zHostId,
+    osMajorVersion: z.int().gte(1).lte(1000),
+    capabilities: z.array(zCapability).max(64)
+});
+
+export const zCommandType = z.enum([
+    'message.send',
+    'reaction.tapback',
+    'reaction.apply',
+    'name_photo.share',
+    'group.create',
+    'group.update',
+    'group.leave'
+]);
+
+export const zRoutingPath = z.enum(['agent-turn', 'admin']);
+
+export const zConversationKind = z.enum(['direct', 'group']);
+
+/**
+ * A conversation target, resolved by the server to the platform's conversation.
+ */
+export const zResolvedConversation = z.object({
+    kind: z.literal('conversation'),
+    conversationId: z.uuid(),
+    externalId: z.string(),
+    conversationKind: zConversationKind,
+    participants: z.array(z.string()),
+    membershipVersion: z.int().gte(0)
+});
+
+export const zPlatformConversationAppeared = z.strictObject({
+    type: z.literal('conversation.appeared'),
+    externalId: z.string(),
+    conversationKind: zConversationKind,
+    name: z.string().nullable(),
+    participants: z.array(z.string()),
+    commandId: z.string().optional()
+});
+
+export const zPlatformEvent = z.discriminatedUnion('type', [
+    zPlatformConversationAppeared,
+    zPlatformMessageReceived,
+    zPlatformMessageSent,
+    zPlatformGroupRenamed,
+    zPlatformGroupParticipantsChanged
+]);
+
+export const zPlatformEventBatch = z.strictObject({
+    epoch: z.int().gte(1),
+    events: z.array(zPlatformEvent).min(1).max(500)
+});
+
+export const zRecipientTarget = z.object({
+    kind: z.literal('recipient'),
+    recipientExternalId: z.string()
+});
+
+/**
+ * The third target shape, used by group.create.
+ */
+export const zParticipantsTarget = z.object({
+    kind: z.literal('participants'),
+    participantExternalIds: z.array(z.string()).min(1).max(32)
+});
+
+export const zDispatchedCommand = z.object({
+    commandId: z.uuid(),
+    epoch: z.int(),
+    type: zCommandType,
+    routingPath: zRoutingPath,
+    logicalActionId: z.string(),
+    target: z.discriminatedUnion('kind', [
+        zResolvedConversation,
+        zRecipientTarget,
+        zParticipantsTarget
+    ]),
+    payload: z.record(z.string(), z.unknown()),
+    acceptedAt: z.iso.datetime({ offset: true })
+});
+
+export const zDispatch = z.object({
+    commands: z.array(zDispatchedCommand)
+});
+
+/**
+ * The `errorCode` of a `failed` command event. The first seven are the seed's; the rest are
+ * ours, for failures the seed leaves without a code.
+ *
+ */
+export const zSettlementCode = z.union([
+    z.literal('stale_target'),
+    z.literal('invalid_target'),
+    z.literal('gateway_rejected'),
+    z.literal('send_returned_not_ok'),
+    z.literal('accepted_echo_unconfirmed'),
+    z.literal('group_update_unverified'),
+    z.literal('capability_constraint_violation'),
+    z.literal('payload_invalid'),
+    z.literal('transfer_unavailable'),
+    z.literal('no_message_to_react_to'),
+    z.literal('direct_conversation_required')
+]);
+
+export const zSettlement = z.strictObject({
+    epoch: z.int().gte(1),
+    commandId: z.uuid(),
+    status: z.enum(['succeeded', 'failed']),
+    errorCode: zSettlementCode.nullable(),
+    detail: z.string().max(2000).optional()
+});
+
+export const zSettlementRecorded = z.object({
+    commandId: z.string(),
+    status: z.enum(['succeeded', 'failed']),
+    errorCode: zSettlementCode.nullable()
+});
+
+export const zAcquireLeaseBody = zLeaseRequest;
+
+/**
+ * The lease is this host's.
+ */
+export const zAcquireLeaseResponse = zLease;
+
+export const zRenewLeaseBody = zEpochRequest;
+
+/**
+ * Renewed.
+ */
+export const zRenewLeaseResponse = zLease;
+
+export const zReleaseLeaseBody = zEpochRequest;
+
+/**
+ * Released.
+ */
+export const zReleaseLeaseResponse = z.void();
+
+export const zPollDispatchBody = zDispatchRequest;
+
+/**
+ * Zero or more commands.
+ */
+export const zPollDispatchResponse = zDispatch;
+
+export const zSettleCommandBody = zSettlement;
+
+/**
+ * Recorded.
+ */
+export const zSettleCommandResponse = zSettlementRecorded;
+
+export const zReportPlatformEventsBody = zPlatformEventBatch;
+
+/**
+ * Recorded.
+ */
+export const zReportPlatformEventsResponse = zPlatformEventsRecorded;
+
+export const zUploadAttachmentBody = z.string();
+
+export const zUploadAttachmentPath = z.object({
+    attachmentId: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/)
+});
+
+export const zUploadAttachmentQuery = z.object({
+    fileName: z.string().min(1).max(255),
+    epoch: z.int().gte(1)
+});
+
+/**
+ * Stored.
+ */
+export const zUploadAttachmentResponse = zAttachmentStored;

@@ -1,0 +1,171 @@
+// Generated from specs/asyncapi/stream.yaml by tooling (openapi-typescript); do not edit.
+
+export type paths = Record<string, never>;
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** @enum {string} */
+        EventType: "command.settled" | "conversation.appeared" | "message.received" | "message.sent" | "group.renamed" | "group.participants_changed";
+        /** @description Strictly increasing within the account. */
+        EventId: string;
+        /** Format: date-time */
+        Time: string;
+        /** @description The account the event belongs to. */
+        AccountId: string;
+        /** @enum {string} */
+        CommandType: "message.send" | "reaction.tapback" | "reaction.apply" | "name_photo.share" | "group.create" | "group.update" | "group.leave";
+        /**
+         * @description The codes of specs/openapi/switchboard.yaml `SettlementCode`; the drift check keeps the two lists equal.
+         * @enum {string}
+         */
+        SettlementCode: "stale_target" | "invalid_target" | "gateway_rejected" | "send_returned_not_ok" | "accepted_echo_unconfirmed" | "group_update_unverified" | "capability_constraint_violation" | "payload_invalid" | "transfer_unavailable" | "no_message_to_react_to" | "direct_conversation_required";
+        CommandSettled: {
+            /** Format: uuid */
+            commandId: string;
+            /** @description The honoured Idempotency-Key, otherwise the commandId. */
+            logicalActionId: string;
+            /** @enum {string} */
+            status: "succeeded" | "failed";
+            /** @description Null on success; a settlement code on failure. */
+            errorCode: components["schemas"]["SettlementCode"] | null;
+            commandType: components["schemas"]["CommandType"];
+            /** @enum {string} */
+            routingPath: "agent-turn" | "admin";
+            /**
+             * Format: uuid
+             * @description The conversation the command acted on or created, when there is one.
+             */
+            conversationId?: string | null;
+        };
+        CommandSettledEvent: {
+            id: components["schemas"]["EventId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "command.settled";
+            time: components["schemas"]["Time"];
+            account: components["schemas"]["AccountId"];
+            data: components["schemas"]["CommandSettled"];
+        };
+        StreamConversation: {
+            /** Format: uuid */
+            conversationId: string;
+            /** @enum {string} */
+            kind: "direct" | "group";
+            name: string | null;
+            participants: string[];
+            /** @description The recipient send or group.create that made it, if any. */
+            commandId?: string | null;
+        };
+        ConversationAppearedEvent: {
+            id: components["schemas"]["EventId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "conversation.appeared";
+            time: components["schemas"]["Time"];
+            account: components["schemas"]["AccountId"];
+            data: components["schemas"]["StreamConversation"];
+        };
+        AttachmentRef: {
+            attachmentId: string;
+            fileName: string;
+            mimeType: string;
+            byteSize: number;
+        };
+        MessageReceived: {
+            /** Format: uuid */
+            conversationId: string;
+            /** @description Usable as `replyToMessageExternalId` and as a tapback's `messageExternalId`. */
+            messageExternalId: string;
+            senderExternalId: string;
+            text: string | null;
+            attachments: components["schemas"]["AttachmentRef"][];
+            /** Format: date-time */
+            receivedAt: string;
+        };
+        MessageReceivedEvent: {
+            id: components["schemas"]["EventId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "message.received";
+            time: components["schemas"]["Time"];
+            account: components["schemas"]["AccountId"];
+            data: components["schemas"]["MessageReceived"];
+        };
+        MessageSent: {
+            /** Format: uuid */
+            conversationId: string;
+            messageExternalId: string;
+            /** Format: uuid */
+            commandId: string;
+        };
+        MessageSentEvent: {
+            id: components["schemas"]["EventId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "message.sent";
+            time: components["schemas"]["Time"];
+            account: components["schemas"]["AccountId"];
+            data: components["schemas"]["MessageSent"];
+        };
+        GroupRenamed: {
+            /** Format: uuid */
+            conversationId: string;
+            name: string;
+            commandId?: string | null;
+        };
+        GroupRenamedEvent: {
+            id: components["schemas"]["EventId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "group.renamed";
+            time: components["schemas"]["Time"];
+            account: components["schemas"]["AccountId"];
+            data: components["schemas"]["GroupRenamed"];
+        };
+        GroupParticipantsChanged: {
+            /** Format: uuid */
+            conversationId: string;
+            added: string[];
+            removed: string[];
+            participants: string[];
+            commandId?: string | null;
+        };
+        GroupParticipantsChangedEvent: {
+            id: components["schemas"]["EventId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "group.participants_changed";
+            time: components["schemas"]["Time"];
+            account: components["schemas"]["AccountId"];
+            data: components["schemas"]["GroupParticipantsChanged"];
+        };
+        /** @description Any account event, discriminated by `type`. */
+        StreamEvent: components["schemas"]["CommandSettledEvent"] | components["schemas"]["ConversationAppearedEvent"] | components["schemas"]["MessageReceivedEvent"] | components["schemas"]["MessageSentEvent"] | components["schemas"]["GroupRenamedEvent"] | components["schemas"]["GroupParticipantsChangedEvent"];
+        StreamReset: {
+            /** @constant */
+            reason: "cursor_expired";
+            requestedAfter: string;
+            /** @description The oldest retained event id; the stream continues from it. */
+            oldestId: string;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export type operations = Record<string, never>;

@@ -1,0 +1,171 @@
+// Generated from specs/asyncapi/stream.yaml by tooling (@hey-api/openapi-ts, zod plugin); do not edit.
+
+import * as z from 'zod';
+
+export const zEventType = z.enum([
+    'command.settled',
+    'conversation.appeared',
+    'message.received',
+    'message.sent',
+    'group.renamed',
+    'group.participants_changed'
+]);
+
+/**
+ * Strictly increasing within the account.
+ */
+export const zEventId = z.string().regex(/^[0-9]{1,19}$/);
+
+export const zTime = z.iso.datetime({ offset: true });
+
+/**
+ * The account the event belongs to.
+ */
+export const zAccountId = z.string();
+
+export const zCommandType = z.enum([
+    'message.send',
+    'reaction.tapback',
+    'reaction.apply',
+    'name_photo.share',
+    'group.create',
+    'group.update',
+    'group.leave'
+]);
+
+/**
+ * The codes of specs/openapi/switchboard.yaml `SettlementCode`; the drift check keeps the two lists equal.
+ */
+export const zSettlementCode = z.enum([
+    'stale_target',
+    'invalid_target',
+    'gateway_rejected',
+    'send_returned_not_ok',
+    'accepted_echo_unconfirmed',
+    'group_update_unverified',
+    'capability_constraint_violation',
+    'payload_invalid',
+    'transfer_unavailable',
+    'no_message_to_react_to',
+    'direct_conversation_required'
+]);
+
+export const zCommandSettled = z.strictObject({
+    commandId: z.uuid(),
+    logicalActionId: z.string(),
+    status: z.enum(['succeeded', 'failed']),
+    errorCode: zSettlementCode.nullable(),
+    commandType: zCommandType,
+    routingPath: z.enum(['agent-turn', 'admin']),
+    conversationId: z.uuid().nullish()
+});
+
+export const zCommandSettledEvent = z.strictObject({
+    id: zEventId,
+    type: z.literal('command.settled'),
+    time: zTime,
+    account: zAccountId,
+    data: zCommandSettled
+});
+
+export const zStreamConversation = z.strictObject({
+    conversationId: z.uuid(),
+    kind: z.enum(['direct', 'group']),
+    name: z.string().nullable(),
+    participants: z.array(z.string()),
+    commandId: z.string().nullish()
+});
+
+export const zConversationAppearedEvent = z.strictObject({
+    id: zEventId,
+    type: z.literal('conversation.appeared'),
+    time: zTime,
+    account: zAccountId,
+    data: zStreamConversation
+});
+
+export const zAttachmentRef = z.strictObject({
+    attachmentId: z.string(),
+    fileName: z.string(),
+    mimeType: z.string(),
+    byteSize: z.int().gte(0)
+});
+
+export const zMessageReceived = z.strictObject({
+    conversationId: z.uuid(),
+    messageExternalId: z.string(),
+    senderExternalId: z.string(),
+    text: z.string().nullable(),
+    attachments: z.array(zAttachmentRef),
+    receivedAt: z.iso.datetime({ offset: true })
+});
+
+export const zMessageReceivedEvent = z.strictObject({
+    id: zEventId,
+    type: z.literal('message.received'),
+    time: zTime,
+    account: zAccountId,
+    data: zMessageReceived
+});
+
+export const zMessageSent = z.strictObject({
+    conversationId: z.uuid(),
+    messageExternalId: z.string(),
+    commandId: z.uuid()
+});
+
+export const zMessageSentEvent = z.strictObject({
+    id: zEventId,
+    type: z.literal('message.sent'),
+    time: zTime,
+    account: zAccountId,
+    data: zMessageSent
+});
+
+export const zGroupRenamed = z.strictObject({
+    conversationId: z.uuid(),
+    name: z.string(),
+    commandId: z.string().nullish()
+});
+
+export const zGroupRenamedEvent = z.strictObject({
+    id: zEventId,
+    type: z.literal('group.renamed'),
+    time: zTime,
+    account: zAccountId,
+    data: zGroupRenamed
+});
+
+export const zGroupParticipantsChanged = z.strictObject({
+    conversationId: z.uuid(),
+    added: z.array(z.string()),
+    removed: z.array(z.string()),
+    participants: z.array(z.string()),
+    commandId: z.string().nullish()
+});
+
+export const zGroupParticipantsChangedEvent = z.strictObject({
+    id: zEventId,
+    type: z.literal('group.participants_changed'),
+    time: zTime,
+    account: zAccountId,
+    data: zGroupParticipantsChanged
+});
+
+/**
+ * Any account event, discriminated by `type`.
+ */
+export const zStreamEvent = z.discriminatedUnion('type', [
+    zCommandSettledEvent,
+    zConversationAppearedEvent,
+    zMessageReceivedEvent,
+    zMessageSentEvent,
+    zGroupRenamedEvent,
+    zGroupParticipantsChangedEvent
+]);
+
+export const zStreamReset = z.strictObject({
+    reason: z.literal('cursor_expired'),
+    requestedAfter: z.string(),
+    oldestId: z.string()
+});
