@@ -1,0 +1,172 @@
+#!/usr/bin/env node
+import { parseArgs, styleText } from 'node:util';
+import { loadConfig } from '../config.ts';
+import { newId } from '../clock.ts';
+import { SqliteStore } from '../store/sqlite/store.ts';
+import type { AccountRecord, Store } from '../store/types.ts';
+import { issueCredential } from '../auth/issue.ts';
+import { toEnvelope } from '../stream/append.ts';
+
+const HELP = `switchboard: operate a Switchboard service (reads and writes its store directly)
+
+Usage: switchboard <command> [arguments] [--data-dir DIR] [--json]
+
+  accounts create <name>                 create an account
+  accounts list                          list accounts
+  keys create <account> [--label TEXT]   create an account API key (printed once)
+  keys list <account>                    list an account's keys (API and connector)
+  keys revoke <keyId>                    revoke a key at once
+  connector-keys create <account> [--label TEXT]
+                                         create a connector host key (printed once)
+  pause <account> | pause --all          pause outbound sending (commands answer 503 outbound_paused)
+  resume <account> | resume --all        resume outbound sending
+  hosts                                  list connector hosts and their leases
+  tail <account> [--after ID]            follow the account's response stream
+
+<account> is an account id or name. The store is SWITCHBOARD_DATA_DIR (or --data-dir),
+by default ./.switchboard, the same the server uses.`;
+
+class UsageError extends Error {}
+
+const useColor = process.stdout.isTTY && !process.env.NO_COLOR;
+const paint = (style: Parameters<typeof styleText>[0], text: string) => (useColor ? styleText(style, text) : text);
+const time = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString());
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows
+    .map((r, n) => r.map((cell, i) => (n === 0 ? paint('bold', cell.padEnd(widths[i]!)) : cell.padEnd(widths[i]!))).join('  ').trimEnd())
+    .join('\n');
+}
+
+async function account(store: Store, idOrName: string | undefined): Promise<AccountRecord> {
+  if (!idOrName) throw new UsageError('name an account (id or name)');
+  const found = await store.findAccount(idOrName);
+  if (!found) throw new UsageError(`no account "${idOrName}"; see: switchboard accounts list`);
+  return found;
+}
+
+async function run(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      'data-dir': { type: 'string' },
+      json: { type: 'boolean', default: false },
+      label: { type: 'string', default: '' },
+      all: { type: 'boolean', default: false },
+      after: { type: 'string', default: '0' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const [command, sub, arg] = positionals;
+  if (values.help || !command) {
+    console.log(HELP);
+    return;
+  }
+  const config = loadConfig();
+  const store = new SqliteStore({ dataDir: values['data-dir'] ?? config.dataDir, busyTimeoutMs: config.sqliteBusyTimeoutMs });
+  const out = (human: string, json: unknown) => console.log(values.json ? JSON.stringify(json, null, 2) : human);
+  try {
+    switch (`${command} ${command === 'accounts' || command === 'keys' || command === 'connector-keys' ? sub : ''}`.trim()) {
+      case 'accounts create': {
+        const name = arg;
+        if (!name) throw new UsageError('accounts create <name>');
+        if (await store.findAccount(name)) throw new UsageError(`an account named "${name}" exists`);
+        const created = await store.createAccount({ id: newId(), name, createdAt: Date.now() });
+        out(`${paint('green', '✔')} account ${paint('bold', created.name)} ${created.id}`, created);
+        return;
+      }
+      case 'accounts list': {
+        const accounts = await store.listAccounts();
+        out(
+          accounts.length === 0 ? 'no accounts yet: switchboard accounts create <name>'
+            : table([['ID', 'NAME', 'OUTBOUND', 'CREATED'], ...accounts.map((a) => [a.id, a.name, a.outboundPaused ? paint('yellow', 'paused') : 'sending', time(a.createdAt)])]),
+          accounts,
+        );
+        return;
+      }
+      case 'keys create':
+      case 'connector-keys create': {
+        const target = await account(store, arg);
+        const kind = command === 'keys' ? 'account' : 'connector';
+        const { secret, credential } = await issueCredential(store, target.id, kind, values.label, Date.now());
+        out(
+          `${paint('green', '✔')} ${kind === 'account' ? 'API key' : 'connector key'} ${credential.id} for ${target.name}\n\n  ${paint('bold', secret)}\n\n${paint('yellow', 'Shown once: store it now. Only its hash is kept.')}`,
+          { ...credential, secret },
+        );
+        return;
+      }
+      case 'keys list': {
+        const target = await account(store, arg);
+        const keys = await store.listCredentials(target.id);
+        out(
+          table([['ID', 'KIND', 'PREFIX', 'LABEL', 'CREATED', 'REVOKED'], ...keys.map((k) => [k.id, k.kind, `${k.prefix}…`, k.label, time(k.createdAt), k.revokedAt === null ? '-' : paint('red', time(k.revokedAt))])]),
+          keys,
+        );
+        return;
+      }
+      case 'keys revoke': {
+        if (!arg) throw new UsageError('keys revoke <keyId>');
+        const revoked = await store.revokeCredential(arg, Date.now());
+        if (!revoked) throw new UsageError(`no key "${arg}"`);
+        out(`${paint('green', '✔')} revoked ${revoked.id} (${revoked.kind})`, revoked);
+        return;
+      }
+      case 'pause':
+      case 'resume': {
+        const paused = command === 'pause';
+        if (values.all) {
+          await store.setOutboundPaused(null, paused);
+          out(`${paint('green', '✔')} outbound ${paused ? 'paused' : 'resumed'} for every account`, { all: true, paused });
+        } else {
+          const target = await account(store, sub);
+          await store.setOutboundPaused(target.id, paused);
+          out(`${paint('green', '✔')} outbound ${paused ? 'paused' : 'resumed'} for ${target.name}`, { accountId: target.id, paused });
+        }
+        return;
+      }
+      case 'hosts': {
+        const now = Date.now();
+        const leases = await store.listLeases();
+        out(
+          leases.length === 0 ? 'no connector host has taken a lease yet'
+            : table([['ACCOUNT', 'HOST', 'EPOCH', 'OS', 'LEASE', 'EXPIRES'], ...leases.map((l) => [l.accountId, l.hostId, String(l.epoch), String(l.osMajorVersion), l.expiresAt > now ? paint('green', 'live') : paint('dim', 'expired'), time(l.expiresAt)])]),
+          leases.map((l) => ({ ...l, live: l.expiresAt > now })),
+        );
+        return;
+      }
+      case 'tail': {
+        const target = await account(store, sub);
+        let after = Number(values.after);
+        if (!Number.isSafeInteger(after) || after < 0) throw new UsageError('--after takes an event id');
+        const stop = new AbortController();
+        process.once('SIGINT', () => stop.abort());
+        console.error(paint('dim', `following ${target.name}'s stream after ${after} (Ctrl-C to stop)`));
+        while (!stop.signal.aborted) {
+          for (const event of await store.readEvents(target.id, after, 500)) {
+            const envelope = toEnvelope(event);
+            console.log(values.json ? JSON.stringify(envelope) : `${paint('dim', envelope.id.padStart(6))} ${paint('cyan', envelope.type.padEnd(26))} ${JSON.stringify(envelope.data)}`);
+            after = event.id;
+          }
+          await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+        return;
+      }
+      default:
+        throw new UsageError(`unknown command "${positionals.join(' ')}"`);
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+run(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof UsageError) {
+    console.error(`${paint('red', 'error:')} ${error.message}\n\nRun switchboard --help for usage.`);
+    process.exitCode = 2;
+  } else {
+    console.error(`${paint('red', 'error:')} ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  }
+});
