@@ -1,0 +1,164 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import pino from 'pino';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { expect } from 'vitest';
+import { loadConfig, type Config } from '../src/config.ts';
+import { startServer, type RunningServer } from '../src/server.ts';
+import { newId, type Clock } from '../src/clock.ts';
+import { issueCredential } from '../src/auth/issue.ts';
+
+export interface TestServer extends RunningServer {
+  dataDir: string;
+  /** A new account with an API key and a connector key. */
+  account(): Promise<TestAccount>;
+  stopAndClean(): Promise<void>;
+}
+
+export interface TestAccount {
+  accountId: string;
+  apiKey: string;
+  connectorKey: string;
+}
+
+/** The real server, in this process, on an ephemeral loopback port with a fresh data directory. */
+export async function startTestServer(overrides: Partial<Config> = {}, clock?: Clock): Promise<TestServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-test-'));
+  const config: Config = { ...loadConfig({}), host: '127.0.0.1', port: 0, dataDir, logLevel: 'silent', ...overrides };
+  const server = await startServer(config, { log: pino({ level: 'silent' }), ...(clock ? { clock } : {}) });
+  return {
+    ...server,
+    dataDir,
+    async account() {
+      const { store, clock } = server.services;
+      const account = await store.createAccount({ id: newId(), name: `account-${newId()}`, createdAt: clock.now() });
+      const api = await issueCredential(store, account.id, 'account', 'test', clock.now());
+      const connector = await issueCredential(store, account.id, 'connector', 'test', clock.now());
+      return { accountId: account.id, apiKey: api.secret, connectorKey: connector.secret };
+    },
+    async stopAndClean() {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A clock the test moves by hand. */
+export class ManualClock implements Clock {
+  time = Date.UTC(2026, 0, 1);
+  now(): number {
+    return this.time;
+  }
+  advance(ms: number): void {
+    this.time += ms;
+  }
+}
+
+export function headers(key: string, extra: Record<string, string> = {}): Record<string, string> {
+  return { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...extra };
+}
+
+/** POST /v1/commands/{type} with a JSON body (or a raw string). */
+export async function postCommand(url: string, key: string, type: string, body: unknown, extra: Record<string, string> = {}): Promise<{ status: number; body: any; headers: Headers }> {
+  const response = await fetch(`${url}/v1/commands/${type}`, {
+    method: 'POST',
+    headers: headers(key, extra),
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
+}
+
+/**
+ * A connector host played by the test over the connector protocol: takes the lease, announces
+ * conversations, receives and settles commands.
+ */
+export class TestHost {
+  epoch = 0;
+  readonly url: string;
+  readonly key: string;
+  readonly hostId: string;
+
+  constructor(url: string, key: string, hostId = `host-${newId()}`) {
+    this.url = url;
+    this.key = key;
+    this.hostId = hostId;
+  }
+
+  async call(path: string, body: unknown): Promise<{ status: number; body: any }> {
+    const response = await fetch(`${this.url}/v1/connector/${path}`, { method: 'POST', headers: headers(this.key), body: JSON.stringify(body) });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : null };
+  }
+
+  async lease(capabilities: unknown[] = [], osMajorVersion = 15): Promise<this> {
+    const { status, body } = await this.call('lease', { hostId: this.hostId, osMajorVersion, capabilities });
+    expect(status, JSON.stringify(body)).toBe(200);
+    this.epoch = body.epoch;
+    return this;
+  }
+
+  async report(events: unknown[]): Promise<void> {
+    const { status, body } = await this.call('platform-events', { epoch: this.epoch, events });
+    expect(status, JSON.stringify(body)).toBe(200);
+  }
+
+  /** Announces a conversation and returns its conversationId. */
+  async conversation(server: TestServer, accountId: string, kind: 'direct' | 'group', participants: string[], name: string | null = null): Promise<string> {
+    const externalId = `chat-${newId()}`;
+    await this.report([{ type: 'conversation.appeared', externalId, conversationKind: kind, name, participants }]);
+    const conversation = await server.services.store.findConversationByExternalId(accountId, externalId);
+    return conversation!.id;
+  }
+
+  async dispatch(waitMs = 0): Promise<any[]> {
+    const { status, body } = await this.call('dispatch', { epoch: this.epoch, waitMs });
+    expect(status, JSON.stringify(body)).toBe(200);
+    return body.commands;
+  }
+
+  settle(commandId: string, status: 'succeeded' | 'failed', errorCode: string | null = null) {
+    return this.call('settlements', { epoch: this.epoch, commandId, status, errorCode });
+  }
+}
+
+/** An account with a live lease and one direct and one group conversation. */
+export async function readyAccount(server: TestServer) {
+  const account = await server.account();
+  const host = await new TestHost(server.url, account.connectorKey).lease();
+  const direct = await host.conversation(server, account.accountId, 'direct', ['+14155550123']);
+  const group = await host.conversation(server, account.accountId, 'group', ['+14155550123', 'dana@example.com'], 'Team');
+  return { ...account, host, direct, group };
+}
+
+// Response bodies are checked against the bundled OpenAPI document, operation by operation.
+const require = createRequire(import.meta.url);
+const openapi = JSON.parse(readFileSync(require.resolve('@switchboard/contracts/openapi.json'), 'utf8'));
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats.default(ajv);
+ajv.addSchema(openapi, 'openapi');
+
+function pointer(...segments: string[]): string {
+  return segments.map((s) => s.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
+}
+
+/** Asserts that `body` is what the spec documents for `method path` answering `status`. */
+export function expectSpecResponse(path: string, method: string, status: number, body: unknown): void {
+  const operation = openapi.paths[path]?.[method.toLowerCase()];
+  expect(operation, `${method} ${path} is not in the spec`).toBeDefined();
+  let response = operation.responses[String(status)];
+  expect(response, `${method} ${path} does not document ${status}`).toBeDefined();
+  let location = `#/${pointer('paths', path, method.toLowerCase(), 'responses', String(status))}`;
+  if (response.$ref) {
+    location = response.$ref;
+    response = openapi.components.responses[response.$ref.split('/').pop()];
+  }
+  const schema = response.content?.['application/json']?.schema;
+  expect(schema, `${method} ${path} ${status} has no JSON body in the spec`).toBeDefined();
+  const validate = ajv.getSchema(`openapi${location}/content/application~1json/schema`) ?? ajv.compile({ $ref: `openapi${location}/content/application~1json/schema` });
+  const valid = validate(body);
+  expect(valid, `${method} ${path} ${status}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body)}`).toBe(true);
+}
