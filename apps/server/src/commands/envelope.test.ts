@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { commandTypes } from '@switchboard/contracts';
+import { checkEnvelope, routingPathOf } from './envelope.ts';
+
+const UUID = '01900000-0000-7000-8000-000000000000';
+
+describe('checkEnvelope', () => {
+  it('never throws, whatever the body', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...commandTypes), fc.oneof(fc.string(), fc.json(), fc.jsonValue().map((v) => JSON.stringify(v))), (type, body) => {
+        const result = checkEnvelope(type, body);
+        expect(typeof result.ok).toBe('boolean');
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('accepts any payload object on a valid conversation target: the payload is not checked', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string().filter((k) => k !== '__proto__' && k !== 'constructor'), fc.jsonValue({ maxDepth: 5 })), (payload) => {
+        const result = checkEnvelope('message.send', JSON.stringify({ target: { kind: 'conversation', conversationId: UUID }, payload }));
+        expect(result.ok).toBe(true);
+      }),
+    );
+  });
+
+  it('reports body_not_object for every non-object JSON value', () => {
+    fc.assert(
+      fc.property(fc.jsonValue().filter((v) => typeof v !== 'object' || v === null || Array.isArray(v)), (value) => {
+        const result = checkEnvelope('message.send', JSON.stringify(value));
+        expect(result.ok).toBe(false);
+        if (!result.ok) expect(result.rejection.error).toBe('body_not_object');
+      }),
+    );
+  });
+
+  it('reports target_and_payload_required before looking inside the target', () => {
+    fc.assert(
+      fc.property(fc.jsonValue().filter((v) => typeof v !== 'object' || v === null || Array.isArray(v)), (payload) => {
+        const result = checkEnvelope('message.send', JSON.stringify({ target: { kind: 'conversation', conversationId: 'bad' }, payload }));
+        expect(!result.ok && result.rejection.error).toBe('target_and_payload_required');
+      }),
+    );
+  });
+
+  it('routes as the spec says', () => {
+    expect(routingPathOf('message.send', 'conversation')).toBe('agent-turn');
+    expect(routingPathOf('message.send', 'recipient')).toBe('admin');
+    for (const type of ['reaction.tapback', 'reaction.apply', 'name_photo.share'] as const) expect(routingPathOf(type, 'conversation')).toBe('agent-turn');
+    for (const type of ['group.update', 'group.leave'] as const) expect(routingPathOf(type, 'conversation')).toBe('admin');
+    expect(routingPathOf('group.create', 'participants')).toBe('admin');
+  });
+});

@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectSpecResponse, ManualClock, postCommand, readyAccount, startTestServer, type TestServer } from './helpers.ts';
+import { issueCredential } from '../src/auth/issue.ts';
+
+const clock = new ManualClock();
+let server: TestServer;
+let acct: Awaited<ReturnType<typeof readyAccount>>;
+
+beforeAll(async () => {
+  server = await startTestServer({ leaseTtlMs: 24 * 3_600_000 }, clock);
+  acct = await readyAccount(server);
+});
+afterAll(() => server.stopAndClean());
+
+const body = () => ({ target: { kind: 'conversation', conversationId: acct.direct }, payload: { text: 'x' } });
+
+describe('rate limit: at most 60 requests in any 60 seconds, per credential', () => {
+  it('answers the 61st request with 429 rate_limited, Retry-After and RateLimit headers', async () => {
+    for (let i = 0; i < 60; i++) {
+      const ok = await postCommand(server.url, acct.apiKey, 'message.send', body());
+      expect(ok.status).toBe(202);
+      expect(ok.headers.get('ratelimit-policy')).toBe('"default";q=60;w=60');
+      // t: seconds until the oldest counted request (at 0 s) leaves the window.
+      expect(ok.headers.get('ratelimit')).toBe(`"default";r=${59 - i};t=${Math.ceil((60_000 - i * 100) / 1000)}`);
+      clock.advance(100);
+    }
+    const limited = await postCommand(server.url, acct.apiKey, 'message.send', body());
+    expect(limited.status).toBe(429);
+    expect(limited.body).toMatchObject({ error: 'rate_limited', retryAfterSeconds: 54 });
+    expect(limited.headers.get('retry-after')).toBe('54');
+    expect(limited.headers.get('ratelimit')).toBe('"default";r=0;t=54');
+    expectSpecResponse('/v1/commands/message.send', 'post', 429, limited.body);
+  });
+
+  it('counts every outcome but 429: a rejected retry does not extend the wait', async () => {
+    // Still inside the first window: each attempt is refused and none of them is counted.
+    for (let i = 0; i < 5; i++) expect((await postCommand(server.url, acct.apiKey, 'message.send', body())).status).toBe(429);
+    // The first counted request (t = 0) leaves the window at t = 60 s.
+    clock.time += 60_000 - (clock.time - Date.UTC(2026, 0, 1));
+    const freed = await postCommand(server.url, acct.apiKey, 'message.send', body());
+    expect(freed.status).toBe(202);
+    expect((await postCommand(server.url, acct.apiKey, 'message.send', body())).status).toBe(429);
+  });
+
+  it('counts 4xx answers too: a bad envelope spends a request', async () => {
+    const { secret } = await issueCredential(server.services.store, acct.accountId, 'account', 'second', clock.now());
+    for (let i = 0; i < 60; i++) expect((await postCommand(server.url, secret, 'message.send', {})).status).toBe(400);
+    expect((await postCommand(server.url, secret, 'message.send', body())).status).toBe(429);
+  });
+
+  it('is counted per credential: another key of the same account has its own budget', async () => {
+    const { secret } = await issueCredential(server.services.store, acct.accountId, 'account', 'third', clock.now());
+    expect((await postCommand(server.url, secret, 'message.send', body())).status).toBe(202);
+  });
+
+  it('does not count what is refused before it: 401, 405 and unknown types', async () => {
+    const { secret } = await issueCredential(server.services.store, acct.accountId, 'account', 'fourth', clock.now());
+    for (let i = 0; i < 70; i++) {
+      expect((await postCommand(server.url, secret, 'nope', body())).status).toBe(404);
+    }
+    const res = await postCommand(server.url, secret, 'message.send', body());
+    expect(res.status).toBe(202);
+    expect(res.headers.get('ratelimit')).toBe('"default";r=59;t=60');
+  });
+});
