@@ -24,7 +24,8 @@ const HOUR = 3_600_000;
 
 /** Opens the store, starts the HTTP server and the retention jobs. */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
-  const log = options.log ?? pino({ level: config.logLevel, base: { service: 'switchboard' } });
+  // Asynchronous writes: a log line never blocks a request on the stdout pipe.
+  const log = options.log ?? pino({ level: config.logLevel, base: { service: 'switchboard' } }, pino.destination({ dest: 1, sync: false }));
   const store = options.store ?? new SqliteStore({ dataDir: config.dataDir, busyTimeoutMs: config.sqliteBusyTimeoutMs });
   const clock = options.clock ?? systemClock;
   const services = createServices(config, store, clock, log);
@@ -57,6 +58,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       clearInterval(timer);
       await app.close();
       await store.close();
+      log.flush();
     },
   };
 }

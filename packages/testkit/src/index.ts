@@ -1,4 +1,5 @@
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -35,7 +36,7 @@ function awaitLog(child: ChildProcess, msg: string, timeoutMs = 20_000): Promise
   return new Promise((resolvePromise, reject) => {
     const lines = createInterface({ input: child.stdout! });
     const stderr: string[] = [];
-    child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
     const timer = setTimeout(() => reject(new Error(`no "${msg}" within ${timeoutMs} ms; stderr: ${stderr.join('')}`)), timeoutMs);
     child.once('exit', (code) => reject(new Error(`exited with ${code} before "${msg}"; stderr: ${stderr.join('')}`)));
     lines.on('line', (line) => {
@@ -99,3 +100,221 @@ export function removeDataDir(dir: string): void {
 }
 
 export { awaitLog, exited };
+
+/** One JSON log line of a child process. */
+export interface LogRecord {
+  msg: string;
+  level: number;
+  [field: string]: unknown;
+}
+
+/** Keeps every JSON log line a child prints, so a test can await the one it expects. */
+export class LogTail {
+  readonly records: LogRecord[] = [];
+  readonly text: string[] = [];
+  private readonly waiters = new Set<() => void>();
+
+  constructor(stream: Readable) {
+    createInterface({ input: stream }).on('line', (line) => {
+      this.text.push(line);
+      try {
+        const record = JSON.parse(line) as LogRecord;
+        if (typeof record.msg === 'string') this.records.push(record);
+      } catch {
+        return;
+      }
+      for (const wake of [...this.waiters]) wake();
+    });
+  }
+
+  /** The records matching `predicate` so far. */
+  filter(predicate: (record: LogRecord) => boolean): LogRecord[] {
+    return this.records.filter(predicate);
+  }
+
+  /** Resolves with the first record (already printed or still to come) that matches. */
+  waitFor(predicate: (record: LogRecord) => boolean, timeoutMs = 20_000, what = 'a matching log line'): Promise<LogRecord> {
+    return new Promise((resolvePromise, reject) => {
+      const check = () => {
+        const found = this.records.find(predicate);
+        if (!found) return;
+        done();
+        resolvePromise(found);
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`no ${what} within ${timeoutMs} ms; last lines:\n${this.text.slice(-20).join('\n')}`));
+      }, timeoutMs);
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters.delete(check);
+      };
+      this.waiters.add(check);
+      check();
+    });
+  }
+}
+
+export interface HostProcess {
+  hostId: string;
+  child: ChildProcess;
+  /** stdout, parsed; stderr is kept in `stderr`. */
+  logs: LogTail;
+  stderr: string[];
+  /** Resolves with the lease the host acquires next after `afterEpoch`. */
+  leased(afterEpoch?: number, timeoutMs?: number): Promise<LogRecord>;
+  /** SIGTERM (the host releases its lease), then waits for exit; resolves with the exit code. */
+  stop(): Promise<number | null>;
+  /** SIGKILL: no shutdown code runs. */
+  kill(): Promise<void>;
+  /** SIGSTOP: the process freezes, its lease runs out. */
+  pause(): void;
+  /** SIGCONT. */
+  resume(): void;
+}
+
+let hosts = 0;
+
+/**
+ * Starts `apps/connector` as its own process: one connector host of the account the connector
+ * key belongs to. `env` adds to or overrides the host's environment (simulator settings, ...).
+ */
+export function startHost(options: { url: string; connectorKey: string; hostId?: string; env?: Record<string, string> }): HostProcess {
+  const hostId = options.hostId ?? `host-${process.pid}-${++hosts}`;
+  const env = {
+    ...process.env,
+    SWITCHBOARD_URL: options.url,
+    SWITCHBOARD_CONNECTOR_KEY: options.connectorKey,
+    SWITCHBOARD_HOST_ID: hostId,
+    SWITCHBOARD_LOG_LEVEL: 'info',
+    ...options.env,
+  };
+  const child = spawn(process.execPath, [paths.connector], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const logs = new LogTail(child.stdout!);
+  const stderr: string[] = [];
+  child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
+  return {
+    hostId,
+    child,
+    logs,
+    stderr,
+    leased(afterEpoch = 0, timeoutMs = 20_000) {
+      return logs.waitFor((r) => r.msg === 'lease acquired' && Number(r.epoch) > afterEpoch, timeoutMs, `lease for ${hostId} after epoch ${afterEpoch}`);
+    },
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      child.kill('SIGCONT');
+      child.kill('SIGTERM');
+      await exited(child);
+      return child.exitCode;
+    },
+    async kill() {
+      child.kill('SIGKILL');
+      await exited(child);
+    },
+    pause() {
+      child.kill('SIGSTOP');
+    },
+    resume() {
+      child.kill('SIGCONT');
+    },
+  };
+}
+
+/** One event of the response stream: the envelope of specs/asyncapi/stream.yaml. */
+export interface StreamEnvelope {
+  id: string;
+  type: string;
+  time: string;
+  account: string;
+  data: Record<string, any>;
+}
+
+export interface EventStream {
+  /** Every event received so far, in stream order. */
+  events: StreamEnvelope[];
+  /** Resolves with the first event (received or still to come) that matches. */
+  waitFor(predicate: (event: StreamEnvelope) => boolean, timeoutMs?: number, what?: string): Promise<StreamEnvelope>;
+  /** Called with every event as it arrives. */
+  onEvent(listener: (event: StreamEnvelope, receivedAt: number) => void): void;
+  close(): void;
+}
+
+/** Opens GET /v1/events as Server-Sent Events and collects the account's events. */
+export async function openEventStream(url: string, apiKey: string, after = '0'): Promise<EventStream> {
+  const abort = new AbortController();
+  const response = await fetch(`${url}/v1/events?after=${after}`, {
+    headers: { authorization: `Bearer ${apiKey}`, accept: 'text/event-stream' },
+    signal: abort.signal,
+  });
+  if (response.status !== 200 || !response.body) throw new Error(`GET /v1/events answered ${response.status}`);
+  const events: StreamEnvelope[] = [];
+  const listeners: Array<(event: StreamEnvelope, receivedAt: number) => void> = [];
+  const waiters = new Set<() => void>();
+
+  void (async () => {
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for await (const chunk of response.body!) {
+        buffer += decoder.decode(chunk as Uint8Array, { stream: true });
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = block.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
+          const type = block.split('\n').find((l) => l.startsWith('event: '))?.slice(7);
+          if (!data || type === 'reset') continue;
+          const event = JSON.parse(data) as StreamEnvelope;
+          const receivedAt = performance.now();
+          events.push(event);
+          for (const listener of listeners) listener(event, receivedAt);
+        }
+        for (const wake of [...waiters]) wake();
+      }
+    } catch {
+      // closed
+    }
+  })();
+
+  return {
+    events,
+    onEvent(listener) {
+      listeners.push(listener);
+    },
+    waitFor(predicate, timeoutMs = 20_000, what = 'a matching event') {
+      return new Promise((resolvePromise, reject) => {
+        const check = () => {
+          const found = events.find(predicate);
+          if (!found) return;
+          done();
+          resolvePromise(found);
+        };
+        const timer = setTimeout(() => {
+          done();
+          reject(new Error(`no ${what} on the stream within ${timeoutMs} ms; last events:\n${events.slice(-10).map((e) => JSON.stringify(e)).join('\n')}`));
+        }, timeoutMs);
+        const done = () => {
+          clearTimeout(timer);
+          waiters.delete(check);
+        };
+        waiters.add(check);
+        check();
+      });
+    },
+    close() {
+      abort.abort();
+    },
+  };
+}
+
+/** POST /v1/commands/{type}; the answer's status and JSON body. */
+export async function postCommand(url: string, apiKey: string, type: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${url}/v1/commands/${type}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+}

@@ -58,7 +58,11 @@ export async function intake(
   const keyNotBefore = now - config.idempotencyRetentionMs;
   if (idempotencyKey !== null) {
     const original = await store.findIdempotentCommand(accountId, idempotencyKey, keyNotBefore);
-    if (original) return adopted(original);
+    if (original) {
+      // The original may still be in a group that has not committed: answer once it is durable.
+      await store.flushed();
+      return adopted(original);
+    }
   }
   if (await store.isOutboundPaused(accountId)) {
     return fail(503, 'outbound_paused', 'sending is paused for this account', 30);

@@ -148,7 +148,10 @@ export interface Page<T> {
 
 /**
  * Everything Switchboard keeps. Every write resolves only once it is durable, and a rejected
- * write leaves nothing behind. SQLite is the embedded default; a PostgreSQL store implements the
+ * write leaves nothing behind. Reads see every write issued so far, durable or not (the intake's
+ * checks need that, and it keeps them off the commit's critical path); await `flushed()` before
+ * sending what you read to a client. `readEvents` always waits: the stream never shows an event
+ * that could still be rolled back. SQLite is the embedded default; a PostgreSQL store implements the
  * same interface and passes the same suite (test/store.suite.ts).
  */
 export interface Store {

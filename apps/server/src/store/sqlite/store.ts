@@ -104,8 +104,13 @@ export class SqliteStore implements Store {
     for (const waiter of group) waiter.resolve();
   }
 
+  /** Sees every write issued so far, committed or not: for decisions whose own write joins the same group. */
   private async read<T>(fn: () => T): Promise<T> {
-    // Never show what is not yet durable: wait for this turn's group to commit first.
+    return fn();
+  }
+
+  /** Waits for the open group to commit first: for what goes out to a client. */
+  private async committedRead<T>(fn: () => T): Promise<T> {
     if (this.group) await this.commitScheduled;
     return fn();
   }
@@ -360,7 +365,7 @@ export class SqliteStore implements Store {
   }
 
   readEvents(accountId: string, after: number, limit: number): Promise<EventRecord[]> {
-    return this.read(() =>
+    return this.committedRead(() =>
       this.sql('SELECT * FROM events WHERE account_id = ? AND id > ? ORDER BY id LIMIT ?').all(accountId, after, limit).map((r) => ({
         id: Number(r.id),
         accountId: r.account_id as string,
