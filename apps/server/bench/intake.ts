@@ -46,12 +46,12 @@ const server = await startServer({ SWITCHBOARD_RATE_LIMIT: '0', SWITCHBOARD_LEAS
 try {
   const account = await server.account();
   const auth = { authorization: `Bearer ${account.connectorKey}`, 'content-type': 'application/json' };
-  const lease = await (await fetch(`${server.url}/v1/connector/lease`, { method: 'POST', headers: auth, body: JSON.stringify({ hostId: 'bench', osMajorVersion: 15, capabilities: [] }) })).json();
+  const lease = (await (await fetch(`${server.url}/v1/connector/lease`, { method: 'POST', headers: auth, body: JSON.stringify({ hostId: 'bench', osMajorVersion: 15, capabilities: [] }) })).json() as any);
   await fetch(`${server.url}/v1/connector/platform-events`, {
     method: 'POST', headers: auth,
     body: JSON.stringify({ epoch: lease.epoch, events: [{ type: 'conversation.appeared', externalId: 'bench-chat', conversationKind: 'direct', name: null, participants: ['+14155550123'] }] }),
   });
-  const list = await (await fetch(`${server.url}/v1/conversations`, { headers: { authorization: `Bearer ${account.apiKey}` } })).json();
+  const list = (await (await fetch(`${server.url}/v1/conversations`, { headers: { authorization: `Bearer ${account.apiKey}` } })).json() as any);
   const body = JSON.stringify({ target: { kind: 'conversation', conversationId: list.conversations[0].conversationId }, payload: { text: 'hello from the bench' } });
   const headers = { authorization: `Bearer ${account.apiKey}`, 'content-type': 'application/json' };
 

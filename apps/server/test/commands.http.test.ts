@@ -25,7 +25,7 @@ describe('authentication comes first', () => {
   it('answers 401 unauthenticated without a credential', async () => {
     const res = await fetch(`${server.url}${SEND}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(toDirect()) });
     expect(res.status).toBe(401);
-    const body = await res.json();
+    const body = (await res.json() as any);
     expect(body.error).toBe('unauthenticated');
     expectSpecResponse(SEND, 'post', 401, body);
   });
@@ -34,7 +34,7 @@ describe('authentication comes first', () => {
     for (const authorization of ['Bearer sb_nope', 'Basic abc', acct.apiKey]) {
       const res = await fetch(`${server.url}${SEND}`, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: '{}' });
       expect(res.status, authorization).toBe(401);
-      expect((await res.json()).error).toBe('unauthenticated');
+      expect(((await res.json() as any)).error).toBe('unauthenticated');
     }
     const other = await server.account();
     const keys = await server.services.store.listCredentials(other.accountId);
@@ -64,7 +64,7 @@ describe('authentication comes first', () => {
       body: JSON.stringify({ hostId: 'intruder', osMajorVersion: 15, capabilities: [] }),
     });
     expect(accountOnConnector.status).toBe(401);
-    expect((await accountOnConnector.json()).error).toBe('unauthenticated');
+    expect(((await accountOnConnector.json() as any)).error).toBe('unauthenticated');
   });
 });
 
@@ -74,7 +74,7 @@ describe('method and type', () => {
       const res = await fetch(`${server.url}/v1/commands/${type}`, { method, headers: headers(acct.apiKey) });
       expect(res.status).toBe(405);
       expect(res.headers.get('allow')).toBe('POST');
-      const body = await res.json();
+      const body = (await res.json() as any);
       expect(body.error).toBe('method_not_allowed');
       expectSpecResponse('/v1/commands/{commandId}', 'put', 405, body);
     }
@@ -115,7 +115,7 @@ describe('content type', () => {
       const init: RequestInit = { method: 'POST', headers: { authorization: `Bearer ${acct.apiKey}`, ...(contentType ? { 'content-type': contentType } : {}) } };
       const res = await fetch(`${server.url}${SEND}`, contentType ? { ...init, body: JSON.stringify(toDirect()) } : init);
       expect(res.status, String(contentType)).toBe(415);
-      const body = await res.json();
+      const body = (await res.json() as any);
       expect(body.error).toBe('unsupported_media_type');
       expectSpecResponse(SEND, 'post', 415, body);
     }
@@ -373,7 +373,7 @@ describe('routing paths and Idempotency-Key', () => {
       const res = await fetch(`${server.url}${SEND}`, { method: 'POST', headers: { ...headers(acct.apiKey), 'idempotency-key': key }, body: JSON.stringify(toDirect()) }).catch(() => null);
       if (res === null) continue; // fetch itself refuses a non-ASCII header value
       expect(res.status, JSON.stringify(key)).toBe(400);
-      expect((await res.json()).error).toBe('invalid_idempotency_key');
+      expect(((await res.json() as any)).error).toBe('invalid_idempotency_key');
     }
     const admin = await send({ target: { kind: 'recipient', recipientExternalId: '+14155550123' }, payload: { text: 'x' } }, { 'idempotency-key': 'has space' });
     expect(admin.status).toBe(202);
@@ -390,7 +390,7 @@ describe('routing paths and Idempotency-Key', () => {
     expect(res.status).toBe(202);
     expect(res.body.disposition).toBe('queued');
     const read = await fetch(`${server.url}/v1/commands/${res.body.commandId}`, { headers: headers(acct.apiKey) });
-    const command = await read.json();
+    const command = (await read.json() as any);
     expectSpecResponse('/v1/commands/{commandId}', 'get', 200, command);
     expect(command.payload).toEqual({ text: 'bare' });
     expect(command.routingPath).toBe('admin');
@@ -412,7 +412,7 @@ describe('acknowledgement and reading a command back', () => {
     const other = await server.account();
     const foreign = await fetch(`${server.url}/v1/commands/${res.body.commandId}`, { headers: headers(other.apiKey) });
     expect(foreign.status).toBe(404);
-    const body = await foreign.json();
+    const body = (await foreign.json() as any);
     expect(body.error).toBe('command_not_found');
     expectSpecResponse('/v1/commands/{commandId}', 'get', 404, body);
   });

@@ -16,7 +16,7 @@ describe('a 202 means the command is durable', () => {
     const account = await first.account();
     const host = await new TestHost(first.url, account.connectorKey, 'durable-host').lease();
     await host.report([{ type: 'conversation.appeared', externalId: 'chat-1', conversationKind: 'direct', name: null, participants: ['+14155550123'] }]);
-    const list = await (await fetch(`${first.url}/v1/conversations`, { headers: headers(account.apiKey) })).json();
+    const list = (await (await fetch(`${first.url}/v1/conversations`, { headers: headers(account.apiKey) })).json() as any);
     const conversationId = list.conversations[0].conversationId as string;
 
     // Many commands in flight; SIGKILL the moment the first 202 arrives.
@@ -41,7 +41,7 @@ describe('a 202 means the command is durable', () => {
     for (const commandId of acknowledged) {
       const res = await fetch(`${second.url}/v1/commands/${commandId}`, { headers: headers(account.apiKey) });
       expect(res.status, commandId).toBe(200);
-      expect((await res.json()).status).toBe('queued');
+      expect(((await res.json() as any)).status).toBe('queued');
     }
 
     // The host comes back (a restart: same host id, new epoch) and settles every one of them.
@@ -56,7 +56,7 @@ describe('a 202 means the command is durable', () => {
         pending.delete(command.commandId);
       }
     }
-    const page = await (await fetch(`${second.url}/v1/events?limit=1000`, { headers: headers(account.apiKey) })).json();
+    const page = (await (await fetch(`${second.url}/v1/events?limit=1000`, { headers: headers(account.apiKey) })).json() as any);
     const settled = page.events.filter((e: { type: string }) => e.type === 'command.settled').map((e: { data: { commandId: string } }) => e.data.commandId);
     for (const commandId of acknowledged) expect(settled.filter((id: string) => id === commandId)).toHaveLength(1);
   });

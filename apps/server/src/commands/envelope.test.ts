@@ -17,8 +17,10 @@ describe('checkEnvelope', () => {
   });
 
   it('accepts any payload object on a valid conversation target: the payload is not checked', () => {
+    // Prototype-poisoning keys are the one thing rejected inside a payload (tested on their own).
+    const safe = fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 5 })).filter((p) => !/"(__proto__|prototype)"/.test(JSON.stringify(p)));
     fc.assert(
-      fc.property(fc.dictionary(fc.string().filter((k) => k !== '__proto__' && k !== 'constructor'), fc.jsonValue({ maxDepth: 5 })), (payload) => {
+      fc.property(safe, (payload) => {
         const result = checkEnvelope('message.send', JSON.stringify({ target: { kind: 'conversation', conversationId: UUID }, payload }));
         expect(result.ok).toBe(true);
       }),

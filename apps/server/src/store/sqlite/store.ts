@@ -44,6 +44,9 @@ export class SqliteStore implements Store {
   private readonly statements = new Map<string, StatementSync>();
   private group: Waiter[] | null = null;
   private commitScheduled: Promise<void> = Promise.resolve();
+  /** Rows every command's intake reads (credential, conversation, pause, lease), kept until they change. */
+  private readonly cache = new Map<string, unknown>();
+  private cacheVersion = -1;
 
   constructor(options: SqliteOptions) {
     const inMemory = options.dataDir === ':memory:';
@@ -63,6 +66,28 @@ export class SqliteStore implements Store {
       this.statements.set(text, statement);
     }
     return statement;
+  }
+
+  /**
+   * Serves a read from the cache while neither this connection (see `forget`) nor another one
+   * (PRAGMA data_version: the operator CLI, a second server) changed the database.
+   */
+  private cached<T>(key: string, load: () => T): T {
+    const { data_version: version } = this.sql('PRAGMA data_version').get() as { data_version: number };
+    if (version !== this.cacheVersion) {
+      this.cache.clear();
+      this.cacheVersion = version;
+    }
+    if (this.cache.has(key)) return this.cache.get(key) as T;
+    const value = load();
+    if (this.cache.size >= 10_000) this.cache.clear();
+    this.cache.set(key, value);
+    return value;
+  }
+
+  /** Drops cached reads after this connection writes a table they come from. */
+  private forget(): void {
+    this.cache.clear();
   }
 
   /** Runs `fn` inside this turn's transaction; resolves with its result once the transaction commits. */
@@ -97,6 +122,7 @@ export class SqliteStore implements Store {
       this.db.exec('COMMIT');
     } catch (error) {
       try { this.db.exec('ROLLBACK'); } catch { /* the failed COMMIT may already have rolled back */ }
+      this.forget();
       const failure = new StoreError('could not commit', { cause: error });
       for (const waiter of group) waiter.reject(failure);
       return;
@@ -128,6 +154,7 @@ export class SqliteStore implements Store {
 
   createAccount(input: { id: string; name: string; createdAt: number }): Promise<AccountRecord> {
     return this.write(() => {
+      this.forget();
       this.sql('INSERT INTO accounts (id, name, created_at) VALUES (?, ?, ?)').run(input.id, input.name, input.createdAt);
       return { ...input, outboundPaused: false };
     });
@@ -147,6 +174,7 @@ export class SqliteStore implements Store {
 
   setOutboundPaused(accountId: string | null, paused: boolean): Promise<void> {
     return this.write(() => {
+      this.forget();
       if (accountId === null) {
         this.sql("INSERT INTO settings (key, value) VALUES ('outbound_paused', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
           .run(paused ? '1' : '0');
@@ -157,18 +185,19 @@ export class SqliteStore implements Store {
   }
 
   isOutboundPaused(accountId: string): Promise<boolean> {
-    return this.read(() => {
+    return this.read(() => this.cached(`paused:${accountId}`, () => {
       const row = this.sql(
         "SELECT (SELECT outbound_paused FROM accounts WHERE id = ?) AS account, (SELECT value FROM settings WHERE key = 'outbound_paused') AS global",
       ).get(accountId) as { account: number | null; global: string | null };
       return row.account === 1 || row.global === '1';
-    });
+    }));
   }
 
   // Credentials
 
   createCredential(input: Omit<CredentialRecord, 'revokedAt'> & { hash: Buffer }): Promise<CredentialRecord> {
     return this.write(() => {
+      this.forget();
       this.sql('INSERT INTO credentials (id, account_id, kind, hash, prefix, label, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
         .run(input.id, input.accountId, input.kind, input.hash, input.prefix, input.label, input.createdAt);
       const { hash: _hash, ...record } = input;
@@ -178,7 +207,7 @@ export class SqliteStore implements Store {
 
   findCredentialByHash(hash: Buffer): Promise<(CredentialRecord & { hash: Buffer }) | null> {
     return this.read(() => {
-      const row = this.sql('SELECT * FROM credentials WHERE hash = ? AND revoked_at IS NULL').get(hash);
+      const row = this.cached(`credential:${hash.toString('hex')}`, () => this.sql('SELECT * FROM credentials WHERE hash = ? AND revoked_at IS NULL').get(hash));
       if (!row) return null;
       const stored = Buffer.from(row.hash as Uint8Array);
       // The lookup is by hash; compare the stored hash in constant time all the same.
@@ -193,6 +222,7 @@ export class SqliteStore implements Store {
 
   revokeCredential(id: string, at: number): Promise<CredentialRecord | null> {
     return this.write(() => {
+      this.forget();
       this.sql('UPDATE credentials SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(at, id);
       const row = this.sql('SELECT * FROM credentials WHERE id = ?').get(id);
       return row ? credential(row) : null;
@@ -203,6 +233,7 @@ export class SqliteStore implements Store {
 
   upsertConversation(accountId: string, input: ConversationInput, id: string, at: number) {
     return this.write(() => {
+      this.forget();
       const existing = this.sql('SELECT * FROM conversations WHERE account_id = ? AND external_id = ?').get(accountId, input.externalId);
       if (existing) return { conversation: conversation(existing), created: false };
       this.sql('INSERT INTO conversations (id, account_id, external_id, kind, name, participants, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
@@ -215,10 +246,10 @@ export class SqliteStore implements Store {
   }
 
   getConversation(accountId: string, id: string): Promise<ConversationRecord | null> {
-    return this.read(() => {
+    return this.read(() => this.cached(`conversation:${accountId}:${id}`, () => {
       const row = this.sql('SELECT * FROM conversations WHERE account_id = ? AND id = ?').get(accountId, id);
       return row ? conversation(row) : null;
-    });
+    }));
   }
 
   findConversationByExternalId(accountId: string, externalId: string): Promise<ConversationRecord | null> {
@@ -241,12 +272,14 @@ export class SqliteStore implements Store {
 
   renameConversation(accountId: string, id: string, name: string): Promise<void> {
     return this.write(() => {
+      this.forget();
       this.sql('UPDATE conversations SET name = ? WHERE account_id = ? AND id = ?').run(name, accountId, id);
     });
   }
 
   setParticipants(accountId: string, id: string, participants: string[]): Promise<ConversationRecord> {
     return this.write(() => {
+      this.forget();
       this.sql('UPDATE conversations SET participants = ?, membership_version = membership_version + 1 WHERE account_id = ? AND id = ?')
         .run(JSON.stringify(participants), accountId, id);
       return conversation(this.sql('SELECT * FROM conversations WHERE account_id = ? AND id = ?').get(accountId, id)!);
@@ -401,6 +434,7 @@ export class SqliteStore implements Store {
 
   acquireLease(input: Omit<LeaseRecord, 'epoch' | 'acquiredAt' | 'expiresAt'>, now: number, ttlMs: number): Promise<LeaseAcquireResult> {
     return this.write((): LeaseAcquireResult => {
+      this.forget();
       const row = this.sql('SELECT * FROM leases WHERE account_id = ?').get(input.accountId);
       const held = row ? lease(row) : null;
       if (held && held.expiresAt > now && held.hostId !== input.hostId) return { ok: false, holder: held };
@@ -416,6 +450,7 @@ export class SqliteStore implements Store {
 
   renewLease(accountId: string, epoch: number, now: number, ttlMs: number): Promise<LeaseRecord | null> {
     return this.write(() => {
+      this.forget();
       const changes = this.sql('UPDATE leases SET expires_at = ? WHERE account_id = ? AND epoch = ? AND expires_at > ?')
         .run(now + ttlMs, accountId, epoch, now).changes;
       if (Number(changes) === 0) return null;
@@ -425,6 +460,7 @@ export class SqliteStore implements Store {
 
   releaseLease(accountId: string, epoch: number, now: number): Promise<boolean> {
     return this.write(() => {
+      this.forget();
       // Expire it rather than delete it: the row keeps the epoch counter for the next holder.
       const changes = this.sql('UPDATE leases SET expires_at = ? WHERE account_id = ? AND epoch = ? AND expires_at > ?')
         .run(now, accountId, epoch, now).changes;
@@ -434,8 +470,11 @@ export class SqliteStore implements Store {
 
   liveLease(accountId: string, now: number): Promise<LeaseRecord | null> {
     return this.read(() => {
-      const row = this.sql('SELECT * FROM leases WHERE account_id = ? AND expires_at > ?').get(accountId, now);
-      return row ? lease(row) : null;
+      const held = this.cached(`lease:${accountId}`, () => {
+        const row = this.sql('SELECT * FROM leases WHERE account_id = ?').get(accountId);
+        return row ? lease(row) : null;
+      });
+      return held && held.expiresAt > now ? held : null;
     });
   }
 
