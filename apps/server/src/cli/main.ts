@@ -46,19 +46,28 @@ async function account(store: Store, idOrName: string | undefined): Promise<Acco
   return found;
 }
 
+function parse(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        'data-dir': { type: 'string' },
+        json: { type: 'boolean', default: false },
+        label: { type: 'string', default: '' },
+        all: { type: 'boolean', default: false },
+        after: { type: 'string', default: '0' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    // An unknown option or a missing option value is a usage error (exit 2), not a failure.
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
 async function run(argv: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      'data-dir': { type: 'string' },
-      json: { type: 'boolean', default: false },
-      label: { type: 'string', default: '' },
-      all: { type: 'boolean', default: false },
-      after: { type: 'string', default: '0' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
+  const { values, positionals } = parse(argv);
   const [command, sub, arg] = positionals;
   if (values.help || !command) {
     console.log(HELP);

@@ -1,22 +1,26 @@
+import { createServer } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Services } from '../services.ts';
 import { newId } from '../clock.ts';
 import { sendError } from './errors.ts';
 import { registerCommandRoutes } from './commands.ts';
+import { commandEndpoint } from './command-endpoint.ts';
 import { registerReadRoutes } from './read.ts';
 import { registerEventRoutes } from './events.ts';
 import { registerConnectorRoutes } from './connector.ts';
 
 /** The HTTP API. Thin: parse, call the domain modules, map their results to responses. */
 export function buildApp(services: Services): FastifyInstance {
+  const commands = commandEndpoint(services);
   const app = Fastify({
+    serverFactory: (router) => createServer((req, res) => {
+      if (!commands(req, res)) router(req, res);
+    }),
     loggerInstance: services.log as FastifyBaseLogger,
     // One log line per request, written by the onResponse hook below.
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => newId(),
     requestIdHeader: false,
-    // Bodies are read by the routes themselves, byte-counted as they stream in.
-    bodyLimit: 25 << 20,
     return503OnClosing: true,
   });
   app.removeAllContentTypeParsers();

@@ -18,7 +18,7 @@ function leaseBody(lease: LeaseRecord, ttlMs: number): Lease {
 
 /** Reads and validates a JSON body against a connector protocol schema; answers 400 itself when it does not match. */
 async function parse<T extends z.ZodType>(request: FastifyRequest, reply: FastifyReply, schema: T): Promise<z.infer<T> | null> {
-  const body = await readBody(request, MAX_JSON_BYTES);
+  const body = await readBody(request.raw, MAX_JSON_BYTES);
   if (!body.ok) {
     sendError(reply, 400, 'invalid_request', 'the body is over 1 MiB');
     return null;
@@ -200,7 +200,7 @@ export function registerConnectorRoutes(app: FastifyInstance, services: Services
     if (!params.success || !query.success) return sendError(reply, 400, 'invalid_request', 'attachmentId, fileName or epoch is invalid');
     const lease = await store.liveLease(accountId, clock.now());
     if (!lease || lease.epoch !== query.data.epoch) return leaseLost(reply);
-    const body = await readBody(request, MAX_ATTACHMENT_BYTES);
+    const body = await readBody(request.raw, MAX_ATTACHMENT_BYTES);
     if (!body.ok) return sendError(reply, 400, 'invalid_request', 'an attachment is at most 25 MiB');
     await store.putAttachment({
       id: params.data.attachmentId,

@@ -33,7 +33,8 @@ export function registerEventRoutes(app: FastifyInstance, services: Services): v
 
     if (!sse) {
       if (after < purgedThrough) {
-        return sendError(reply, 410, 'cursor_expired', 'events after this cursor were dropped by retention', { oldestId: String(purgedThrough + 1) });
+        const oldestId = await oldestRetainedId(services, accountId, purgedThrough);
+        return sendError(reply, 410, 'cursor_expired', 'events after this cursor were dropped by retention', { oldestId });
       }
       const events = await services.store.readEvents(accountId, after, limit);
       const nextAfter = events.length > 0 ? String(events[events.length - 1]!.id) : String(after);
@@ -41,6 +42,15 @@ export function registerEventRoutes(app: FastifyInstance, services: Services): v
     }
     return stream(services, accountId, after, purgedThrough, request, reply);
   });
+}
+
+/**
+ * The account's oldest retained event id. Ids are shared by every account, so the id after the
+ * purged ones may belong to another account; with nothing retained, the next id it can get.
+ */
+async function oldestRetainedId(services: Services, accountId: string, purgedThrough: number): Promise<string> {
+  const [oldest] = await services.store.readEvents(accountId, purgedThrough, 1);
+  return String(oldest ? oldest.id : purgedThrough + 1);
 }
 
 async function stream(services: Services, accountId: string, after: number, purgedThrough: number, request: FastifyRequest, reply: FastifyReply) {
@@ -76,7 +86,7 @@ async function stream(services: Services, accountId: string, after: number, purg
   try {
     res.write(': connected\n\n');
     if (cursor < purgedThrough) {
-      const reset = { reason: 'cursor_expired', requestedAfter: String(cursor), oldestId: String(purgedThrough + 1) };
+      const reset = { reason: 'cursor_expired', requestedAfter: String(cursor), oldestId: await oldestRetainedId(services, accountId, purgedThrough) };
       await write(`event: reset\ndata: ${JSON.stringify(reset)}\n\n`);
       cursor = purgedThrough;
     }

@@ -366,6 +366,8 @@ export class SqliteStore implements Store {
       if (!row) return { outcome: 'not_found' };
       const current = command(row);
       if (current.status !== 'queued') {
+        // Only the epoch that settled it may repeat it (a retry after a lost response); any other epoch is fenced.
+        if (current.dispatchEpoch !== s.epoch) return { outcome: 'lease_lost' };
         const same = current.status === s.status && current.errorCode === s.errorCode;
         return { outcome: same ? 'repeated' : 'conflict', command: current };
       }
