@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { styleText } from 'node:util';
 import autocannon from 'autocannon';
-import { awaitLog, exited, removeDataDir, startServer } from '@switchboard/testkit';
+import { awaitLog, exited, paths, removeDataDir, startServer } from '@switchboard/testkit';
 
 // Durable message.send intake against a bare node:http ceiling, measured in the same run.
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -42,7 +42,8 @@ bare.kill('SIGTERM');
 await exited(bare);
 
 // 2. Switchboard: durable intake (WAL, synchronous=FULL, group commit), rate limit lifted.
-const server = await startServer({ SWITCHBOARD_RATE_LIMIT: '0', SWITCHBOARD_LEASE_TTL_MS: '3600000' });
+// The production build (`pnpm bench` builds it first), as `pnpm start` runs it.
+const server = await startServer({ SWITCHBOARD_RATE_LIMIT: '0', SWITCHBOARD_LEASE_TTL_MS: '3600000' }, undefined, paths.serverDist);
 try {
   const account = await server.account();
   const auth = { authorization: `Bearer ${account.connectorKey}`, 'content-type': 'application/json' };

@@ -11,6 +11,8 @@ const root = resolve(import.meta.dirname, '../../..');
 export const paths = {
   root,
   server: join(root, 'apps/server/src/main.ts'),
+  /** The bundled production build (`pnpm build`), which benchmarks measure. */
+  serverDist: join(root, 'apps/server/dist/main.js'),
   cli: join(root, 'apps/server/src/cli/main.ts'),
   connector: join(root, 'apps/connector/src/main.ts'),
 };
@@ -62,10 +64,10 @@ function exited(child: ChildProcess): Promise<void> {
  * Starts `apps/server` as its own process on an ephemeral loopback port with a fresh data
  * directory (or `dataDir`, to restart over an existing store).
  */
-export async function startServer(env: Record<string, string> = {}, dataDir?: string): Promise<ServerProcess> {
+export async function startServer(env: Record<string, string> = {}, dataDir?: string, entry: string = paths.server): Promise<ServerProcess> {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'switchboard-'));
   const fullEnv = { ...process.env, SWITCHBOARD_DATA_DIR: dir, SWITCHBOARD_PORT: '0', SWITCHBOARD_HOST: '127.0.0.1', SWITCHBOARD_LOG_LEVEL: 'info', ...env };
-  const child = spawn(process.execPath, [paths.server], { env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [entry], { env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   const ready = await awaitLog(child, 'switchboard listening');
   child.stdout!.resume();
   const cli = async <T>(...args: string[]): Promise<T> => {
