@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createInterface } from 'node:readline';
+import { removeDataDir, startServer, type ServerProcess } from '@switchboard/testkit';
+import { headers, postCommand, TestHost } from './helpers.ts';
+
+let server: ServerProcess;
+const lines: Record<string, unknown>[] = [];
+
+beforeAll(async () => {
+  server = await startServer();
+  createInterface({ input: server.child.stdout! }).on('line', (line) => {
+    try {
+      lines.push(JSON.parse(line) as Record<string, unknown>);
+    } catch {
+      // not a log line
+    }
+  });
+});
+afterAll(async () => {
+  await server.stop();
+  removeDataDir(server.dataDir);
+});
+
+/** Waits until a log line matches; the server writes logs asynchronously. */
+async function logLine(match: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const found = lines.find(match);
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error('no matching log line');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('operating the server', () => {
+  it('serves /healthz and /readyz', async () => {
+    expect(await (await fetch(`${server.url}/healthz`)).json()).toEqual({ status: 'ok' });
+    const ready = await fetch(`${server.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ready' });
+  });
+
+  it('logs one structured line per request with request, account and command ids and the routing path', async () => {
+    const account = await server.account();
+    const host = await new TestHost(server.url, account.connectorKey).lease();
+    await host.report([{ type: 'conversation.appeared', externalId: 'ops-chat', conversationKind: 'direct', name: null, participants: ['+14155550123'] }]);
+    const list = (await (await fetch(`${server.url}/v1/conversations`, { headers: headers(account.apiKey) })).json()) as { conversations: { conversationId: string }[] };
+    const res = await postCommand(server.url, account.apiKey, 'message.send', { target: { kind: 'conversation', conversationId: list.conversations[0]!.conversationId }, payload: { text: 'x' } });
+    expect(res.status).toBe(202);
+    const line = await logLine((l) => l.commandId === res.body.commandId);
+    expect(line).toMatchObject({ msg: 'request', status: 202, accountId: account.accountId, routingPath: 'agent-turn', reqId: res.headers.get('x-request-id') });
+
+    const rejected = await postCommand(server.url, account.apiKey, 'nope', {});
+    const rejectedLine = await logLine((l) => l.reqId === rejected.headers.get('x-request-id'));
+    expect(rejectedLine).toMatchObject({ status: 404, error: 'unknown_command', accountId: account.accountId });
+  });
+
+  it('exports Prometheus metrics: requests by status and code, commands by routing path, settlements and their latency', async () => {
+    const account = await server.account();
+    const host = await new TestHost(server.url, account.connectorKey).lease();
+    const accepted = await postCommand(server.url, account.apiKey, 'message.send', { target: { kind: 'recipient', recipientExternalId: '+14155550123' }, payload: { text: 'x' } });
+    await postCommand(server.url, account.apiKey, 'message.send', {});
+    const [command] = await host.dispatch(1000);
+    expect(command.commandId).toBe(accepted.body.commandId);
+    await host.settle(command.commandId, 'failed', 'gateway_rejected');
+    const text = await (await fetch(`${server.url}/metrics`)).text();
+    expect(text).toMatch(/switchboard_http_requests_total\{method="POST",route="\/v1\/commands\/:type",status="202",code=""\} [1-9]/);
+    expect(text).toMatch(/switchboard_http_requests_total\{method="POST",route="\/v1\/commands\/:type",status="400",code="target_and_payload_required"\} [1-9]/);
+    expect(text).toMatch(/switchboard_commands_accepted_total\{type="message.send",routing_path="admin",disposition="queued"\} [1-9]/);
+    expect(text).toMatch(/switchboard_commands_settled_total\{type="message.send",routing_path="admin",status="failed",error_code="gateway_rejected"\} [1-9]/);
+    expect(text).toMatch(/switchboard_command_settle_seconds_count\{routing_path="admin"\} [1-9]/);
+    expect(text).toMatch(/switchboard_stream_subscribers \d/);
+  });
+});
