@@ -484,6 +484,20 @@ describe('503 and 500', () => {
   });
 });
 
+describe('dispatch order', () => {
+  it('hands commands accepted back to back to the host in the order they were accepted', async () => {
+    const a = await readyAccount(server);
+    const accepted: string[] = [];
+    for (let i = 0; i < 50; i++) {
+      const res = await postCommand(server.url, a.apiKey, 'message.send', { target: { kind: 'conversation', conversationId: a.direct }, payload: { text: `m${i}` } });
+      accepted.push(res.body.commandId);
+    }
+    const dispatched: string[] = [];
+    while (dispatched.length < accepted.length) dispatched.push(...(await a.host.dispatch(1000)).map((c) => c.commandId as string));
+    expect(dispatched).toEqual(accepted);
+  });
+});
+
 describe('hosts without the host protocol', () => {
   it('a lease held by one host keeps another out until it expires', async () => {
     const a = await server.account();

@@ -17,6 +17,12 @@ function wantsSse(request: FastifyRequest): boolean {
  * read the durable log from a cursor, so a resumed client sees each event exactly once.
  */
 export function registerEventRoutes(app: FastifyInstance, services: Services): void {
+  // A stream never ends by itself: closing the server ends them, or close() would wait for every client.
+  const open = new Set<() => void>();
+  app.addHook('preClose', async () => {
+    for (const end of open) end();
+  });
+
   app.get('/v1/events', async (request: FastifyRequest<{ Querystring: Record<string, string> }>, reply) => {
     const accountId = await authenticate(services, request, reply, 'account');
     if (!accountId) return reply;
@@ -27,9 +33,11 @@ export function registerEventRoutes(app: FastifyInstance, services: Services): v
       return sendError(reply, 400, 'invalid_query', 'after (or Last-Event-ID) must be an event id');
     }
     const after = Number(raw);
+    // 0 is "from the start": a new client reads whatever is retained, with no reset to report.
+    const fresh = after === 0;
     const limit = queryInt(request.query.limit, 100, 1, 1000);
     if (limit === null) return sendError(reply, 400, 'invalid_query', 'limit must be an integer from 1 to 1000');
-    const purgedThrough = await services.store.eventsPurgedThrough(accountId);
+    const purgedThrough = fresh ? 0 : await services.store.eventsPurgedThrough(accountId);
 
     if (!sse) {
       if (after < purgedThrough) {
@@ -40,7 +48,7 @@ export function registerEventRoutes(app: FastifyInstance, services: Services): v
       const nextAfter = events.length > 0 ? String(events[events.length - 1]!.id) : String(after);
       return reply.send({ events: events.map(toEnvelope), nextAfter });
     }
-    return stream(services, accountId, after, purgedThrough, request, reply);
+    return stream(services, accountId, after, purgedThrough, request, reply, open);
   });
 }
 
@@ -53,7 +61,7 @@ async function oldestRetainedId(services: Services, accountId: string, purgedThr
   return String(oldest ? oldest.id : purgedThrough + 1);
 }
 
-async function stream(services: Services, accountId: string, after: number, purgedThrough: number, request: FastifyRequest, reply: FastifyReply) {
+async function stream(services: Services, accountId: string, after: number, purgedThrough: number, request: FastifyRequest, reply: FastifyReply, open: Set<() => void>) {
   reply.hijack();
   const res = reply.raw;
   res.writeHead(200, {
@@ -74,10 +82,12 @@ async function stream(services: Services, accountId: string, after: number, purg
   const heartbeat = setInterval(() => {
     if (!closed) res.write(': heartbeat\n\n');
   }, services.config.heartbeatMs);
-  request.raw.on('close', () => {
+  const end = () => {
     closed = true;
     wake?.();
-  });
+  };
+  request.raw.on('close', end);
+  open.add(end);
 
   const write = async (chunk: string) => {
     if (!res.write(chunk)) await new Promise<void>((resolve) => { res.once('drain', resolve); res.once('close', resolve); });
@@ -108,6 +118,7 @@ async function stream(services: Services, accountId: string, after: number, purg
       }
     }
   } finally {
+    open.delete(end);
     clearInterval(heartbeat);
     unsubscribe();
     if (!res.writableEnded) res.end();

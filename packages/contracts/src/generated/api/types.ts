@@ -1327,7 +1327,10 @@ export interface operations {
     getEvents: {
         parameters: {
             query?: {
-                /** @description Return events with an id greater than this. `0` (the default) is the start. */
+                /**
+                 * @description Return events with an id greater than this. `0` (the default) is the start: a new
+                 *     client gets every retained event and never a reset or a 410.
+                 */
                 after?: string;
                 /** @description JSON form only. */
                 limit?: number;

@@ -1,0 +1,313 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { eventSchemas } from '@switchboard/contracts';
+import { exited, paths, removeDataDir, startServer, type ServerProcess } from '@switchboard/testkit';
+
+let dataDir: string;
+let server: ServerProcess;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'switchboard-cli-'));
+  server = await startServer({}, dataDir);
+});
+afterAll(async () => {
+  await server?.stop();
+  removeDataDir(dataDir);
+});
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the operator CLI as its own process over the server's data directory. */
+function cli(...args: string[]): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [paths.cli, ...args], {
+      env: { ...process.env, SWITCHBOARD_DATA_DIR: dataDir, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Runs a command with --json that must succeed, and returns its parsed output. */
+async function json<T = any>(...args: string[]): Promise<T> {
+  const run = await cli(...args, '--json');
+  expect(run.code, run.stderr).toBe(0);
+  return JSON.parse(run.stdout) as T;
+}
+
+let names = 0;
+const uniqueName = (prefix: string) => `${prefix}-${process.pid}-${++names}`;
+
+async function newAccount(prefix = 'acct') {
+  const account = await json<{ id: string; name: string }>('accounts', 'create', uniqueName(prefix));
+  const apiKey = await json<{ id: string; secret: string }>('keys', 'create', account.name);
+  return { ...account, apiKey: apiKey.secret, apiKeyId: apiKey.id };
+}
+
+const authorized = (key: string, extra: Record<string, string> = {}) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json', ...extra });
+
+async function takeLease(connectorKey: string, hostId: string): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${server.url}/v1/connector/lease`, { method: 'POST', headers: authorized(connectorKey), body: JSON.stringify({ hostId, osMajorVersion: 15, capabilities: [] }) });
+  return { status: res.status, body: await res.json() };
+}
+
+async function sendText(apiKey: string): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${server.url}/v1/commands/message.send`, {
+    method: 'POST',
+    headers: authorized(apiKey),
+    body: JSON.stringify({ target: { kind: 'recipient', recipientExternalId: '+14155550123' }, payload: { text: 'hi' } }),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+describe('usage', () => {
+  it('--help (and -h, and no command at all) prints the usage and exits 0', async () => {
+    const cases = [['--help'], ['-h'], [], ['accounts', 'list', '--help']];
+    const runs = await Promise.all(cases.map((args) => cli(...args)));
+    for (const [i, run] of runs.entries()) {
+      expect(run.code, cases[i]!.join(' ')).toBe(0);
+      expect(run.stdout).toContain('Usage: switchboard <command>');
+      for (const command of ['accounts create', 'keys revoke', 'connector-keys create', 'pause', 'resume', 'hosts', 'tail']) expect(run.stdout).toContain(command);
+    }
+  });
+
+  it('an unknown command exits 2 with a usage hint', async () => {
+    const cases = [['frobnicate'], ['accounts'], ['accounts', 'delete', 'x'], ['keys', 'rotate']];
+    const runs = await Promise.all(cases.map((args) => cli(...args)));
+    for (const [i, run] of runs.entries()) {
+      const args = cases[i]!;
+      expect(run.code, args.join(' ')).toBe(2);
+      expect(run.stderr).toContain(`unknown command "${args.join(' ')}"`);
+      expect(run.stderr).toContain('switchboard --help');
+      expect(run.stdout).toBe('');
+    }
+  });
+
+  it('an unknown option, or an option without its value, exits 2 with a usage hint', async () => {
+    const [bogus, label] = await Promise.all([cli('accounts', 'list', '--bogus'), cli('keys', 'create', 'someone', '--label')]);
+    expect(bogus.code).toBe(2);
+    expect(bogus.stderr).toContain("Unknown option '--bogus'");
+    expect(label.code).toBe(2);
+    expect(label.stderr).toContain('--label');
+    for (const run of [bogus, label]) {
+      expect(run.stderr).toContain('switchboard --help');
+      expect(run.stdout).toBe('');
+    }
+  });
+
+  it('a missing or unknown argument exits 2 and says what is missing', async () => {
+    const cases: [string[], string][] = [
+      [['accounts', 'create'], 'accounts create <name>'],
+      [['keys', 'create'], 'name an account'],
+      [['keys', 'create', 'nobody-here'], 'no account "nobody-here"'],
+      [['keys', 'revoke'], 'keys revoke <keyId>'],
+      [['keys', 'revoke', 'no-such-key'], 'no key "no-such-key"'],
+      [['pause', 'nobody-here'], 'no account "nobody-here"'],
+      [['tail', 'nobody-here'], 'no account "nobody-here"'],
+    ];
+    const runs = await Promise.all(cases.map(([args]) => cli(...args)));
+    for (const [i, run] of runs.entries()) {
+      const [args, message] = cases[i]!;
+      expect(run.code, args.join(' ')).toBe(2);
+      expect(run.stderr).toContain(message);
+    }
+  });
+});
+
+describe('accounts', () => {
+  it('accounts create makes an account; accounts list shows it', async () => {
+    const name = uniqueName('acme');
+    const created = await json('accounts', 'create', name);
+    expect(created).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name, outboundPaused: false, createdAt: expect.any(Number) });
+    const listed = await json<any[]>('accounts', 'list');
+    expect(listed.filter((a) => a.name === name)).toEqual([created]);
+    const human = await cli('accounts', 'list');
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(new RegExp(`${created.id}\\s+${name}\\s+sending`));
+  });
+
+  it('a duplicate account name exits 2 with a clear error and creates nothing', async () => {
+    const name = uniqueName('dup');
+    await json('accounts', 'create', name);
+    const again = await cli('accounts', 'create', name, '--json');
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(`an account named "${name}" exists`);
+    expect(again.stdout).toBe('');
+    expect((await json<any[]>('accounts', 'list')).filter((a) => a.name === name)).toHaveLength(1);
+  });
+});
+
+describe('keys', () => {
+  it('keys create prints the secret once; keys list never shows it', async () => {
+    const account = await json('accounts', 'create', uniqueName('keys'));
+    const human = await cli('keys', 'create', account.name, '--label', 'laptop');
+    expect(human.code).toBe(0);
+    const secret = /\b(sb_[A-Za-z0-9_-]{43})\b/.exec(human.stdout)?.[1];
+    expect(secret, human.stdout).toBeDefined();
+    expect(human.stdout).toContain('Shown once');
+    const created = await json('keys', 'create', account.id, '--label', 'ci');
+    expect(created).toMatchObject({ accountId: account.id, kind: 'account', label: 'ci', revokedAt: null, secret: expect.stringMatching(/^sb_/) });
+    expect(created.secret.startsWith(created.prefix)).toBe(true);
+
+    const listed = await cli('keys', 'list', account.name, '--json');
+    const humanList = await cli('keys', 'list', account.name);
+    for (const out of [listed.stdout, humanList.stdout]) {
+      expect(out).not.toContain(secret);
+      expect(out).not.toContain(created.secret);
+      expect(out).not.toMatch(/"(secret|hash)"/);
+    }
+    const keys = JSON.parse(listed.stdout);
+    expect(keys.map((k: any) => k.label)).toEqual(['laptop', 'ci']);
+    for (const key of keys) expect(Object.keys(key).sort()).toEqual(['accountId', 'createdAt', 'id', 'kind', 'label', 'prefix', 'revokedAt']);
+    expect(humanList.stdout).toContain(`${created.prefix}…`);
+  });
+
+  it('a created key authenticates against the running server, and stops right after keys revoke', async () => {
+    const account = await newAccount('auth');
+    const read = () => fetch(`${server.url}/v1/events?limit=1`, { headers: { authorization: `Bearer ${account.apiKey}` } });
+    expect((await read()).status).toBe(200);
+    // Authenticated all the way to the lease check: no host holds one yet.
+    expect((await sendText(account.apiKey)).body.error).toBe('no_live_connector');
+
+    const revoked = await json('keys', 'revoke', account.apiKeyId);
+    expect(revoked).toMatchObject({ id: account.apiKeyId, kind: 'account', revokedAt: expect.any(Number) });
+    const after = await read();
+    expect(after.status).toBe(401);
+    expect(((await after.json()) as { error: string }).error).toBe('unauthenticated');
+    expect((await sendText(account.apiKey)).status).toBe(401);
+    const listed = await json<any[]>('keys', 'list', account.id);
+    expect(listed.find((k) => k.id === account.apiKeyId).revokedAt).toBe(revoked.revokedAt);
+  });
+});
+
+describe('connector keys and hosts', () => {
+  it('connector-keys create makes a connector key; hosts lists the lease a host took over HTTP', async () => {
+    const account = await newAccount('hosts');
+    const connector = await json('connector-keys', 'create', account.name, '--label', 'mac-mini');
+    expect(connector).toMatchObject({ accountId: account.id, kind: 'connector', label: 'mac-mini', secret: expect.stringMatching(/^sbc_/) });
+    // Each key opens its own side only.
+    expect((await takeLease(account.apiKey, 'intruder')).status).toBe(401);
+    const eventsWithConnectorKey = await fetch(`${server.url}/v1/events`, { headers: { authorization: `Bearer ${connector.secret}` } });
+    expect(eventsWithConnectorKey.status).toBe(401);
+
+    const lease = await takeLease(connector.secret, 'mac-mini-1');
+    expect(lease.status).toBe(200);
+    const hosts = await json<any[]>('hosts');
+    expect(hosts.find((h) => h.accountId === account.id)).toMatchObject({ accountId: account.id, hostId: 'mac-mini-1', epoch: lease.body.epoch, osMajorVersion: 15, live: true });
+    const human = await cli('hosts');
+    expect(human.stdout).toMatch(new RegExp(`${account.id}\\s+mac-mini-1\\s+${lease.body.epoch}\\s+15\\s+live`));
+
+    const release = await fetch(`${server.url}/v1/connector/lease/release`, { method: 'POST', headers: authorized(connector.secret), body: JSON.stringify({ epoch: lease.body.epoch }) });
+    expect(release.status).toBe(204);
+    expect((await json<any[]>('hosts')).find((h) => h.accountId === account.id)).toMatchObject({ live: false });
+  });
+});
+
+describe('pause and resume', () => {
+  it('pause makes commands answer 503 outbound_paused; resume sends again; --all covers every account', async () => {
+    const [a, b] = await Promise.all([newAccount('pause-a'), newAccount('pause-b')]);
+    await Promise.all(
+      [a, b].map(async (account) => {
+        const connector = await json('connector-keys', 'create', account.id);
+        expect((await takeLease(connector.secret, `host-${account.name}`)).status).toBe(200);
+      }),
+    );
+    expect((await sendText(a.apiKey)).status).toBe(202);
+
+    expect(await json('pause', a.name)).toEqual({ accountId: a.id, paused: true });
+    const paused = await sendText(a.apiKey);
+    expect(paused.status).toBe(503);
+    expect(paused.body.error).toBe('outbound_paused');
+    expect((await sendText(b.apiKey)).status).toBe(202);
+    expect((await json<any[]>('accounts', 'list')).find((x) => x.id === a.id).outboundPaused).toBe(true);
+
+    expect(await json('resume', a.id)).toEqual({ accountId: a.id, paused: false });
+    expect((await sendText(a.apiKey)).status).toBe(202);
+
+    expect(await json('pause', '--all')).toEqual({ all: true, paused: true });
+    for (const account of [a, b]) expect((await sendText(account.apiKey)).body.error).toBe('outbound_paused');
+    expect(await json('resume', '--all')).toEqual({ all: true, paused: false });
+    for (const account of [a, b]) expect((await sendText(account.apiKey)).status).toBe(202);
+  });
+
+  it('a paused account with no live lease answers outbound_paused: the pause is checked before the lease', async () => {
+    const a = await newAccount('pause-nolease');
+    expect((await sendText(a.apiKey)).body.error).toBe('no_live_connector');
+    await json('pause', a.name);
+    const paused = await sendText(a.apiKey);
+    expect(paused.status).toBe(503);
+    expect(paused.body.error).toBe('outbound_paused');
+    await json('resume', a.name);
+    expect((await sendText(a.apiKey)).body.error).toBe('no_live_connector');
+  });
+});
+
+describe('tail', () => {
+  it('prints the account\'s events, those before it started and those that happen while it runs', async () => {
+    const [account, other] = await Promise.all([newAccount('tail'), newAccount('tail-other')]);
+    const keys = await Promise.all([account, other].map((x) => json('connector-keys', 'create', x.id)));
+    const epochs = await Promise.all(keys.map(async (k, i) => (await takeLease(k.secret, `tail-host-${i}`)).body.epoch as number));
+    const report = async (i: number, externalId: string) => {
+      const res = await fetch(`${server.url}/v1/connector/platform-events`, {
+        method: 'POST',
+        headers: authorized(keys[i].secret),
+        body: JSON.stringify({ epoch: epochs[i], events: [{ type: 'conversation.appeared', externalId, conversationKind: 'direct', name: null, participants: [`${externalId}@example.com`] }] }),
+      });
+      expect(res.status).toBe(200);
+    };
+    await report(0, 'before');
+
+    const child = spawn(process.execPath, [paths.cli, 'tail', account.name, '--json'], { env: { ...process.env, SWITCHBOARD_DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+      const nextEvent = async () => {
+        const { value, done } = await lines.next();
+        expect(done).toBe(false);
+        return eventSchemas.zStreamEvent.parse(JSON.parse(value as string));
+      };
+      const first = await nextEvent();
+      expect(first).toMatchObject({ type: 'conversation.appeared', account: account.id, data: { participants: ['before@example.com'] } });
+
+      await report(1, 'elsewhere');
+      await report(0, 'during');
+      const second = await nextEvent();
+      expect(second).toMatchObject({ type: 'conversation.appeared', account: account.id, data: { participants: ['during@example.com'] } });
+      expect(BigInt(second.id)).toBeGreaterThan(BigInt(first.id));
+    } finally {
+      process.kill(child.pid!, 'SIGTERM');
+      await exited(child);
+    }
+    expect(child.signalCode ?? child.exitCode).not.toBeNull();
+
+    // --after skips what was already seen.
+    const events = (await (await fetch(`${server.url}/v1/events`, { headers: { authorization: `Bearer ${account.apiKey}` } })).json()) as { events: { id: string }[] };
+    const resumed = spawn(process.execPath, [paths.cli, 'tail', account.id, '--after', events.events[0]!.id, '--json'], { env: { ...process.env, SWITCHBOARD_DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const { value } = await createInterface({ input: resumed.stdout })[Symbol.asyncIterator]().next();
+      expect(JSON.parse(value as string)).toEqual(events.events[1]);
+    } finally {
+      process.kill(resumed.pid!, 'SIGTERM');
+      await exited(resumed);
+    }
+  });
+
+  it('tail --after must be an event id', async () => {
+    const account = await newAccount('tail-bad');
+    const run = await cli('tail', account.name, '--after', 'yesterday');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--after takes an event id');
+  });
+});

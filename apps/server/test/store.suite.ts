@@ -1,0 +1,702 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { createHash } from 'node:crypto';
+import { newId } from '../src/clock.ts';
+import { StoreError, type NewCommand, type Settlement, type Store } from '../src/store/types.ts';
+
+/**
+ * What a store implementation offers the suite besides a fresh store. Every hook is optional; the
+ * tests that need a missing one are skipped for that implementation.
+ */
+export interface StoreSuiteHooks {
+  /** A second, independent connection to the same database: it sees only what was committed. */
+  peer?(store: Store): Promise<Store>;
+  /** Makes every transaction fail to begin until the returned function is called. */
+  blockWrites?(store: Store): () => void;
+  /**
+   * Issues, in the transaction of the current group (a write was already issued this turn), a
+   * write that makes the COMMIT fail; returns that write's promise.
+   */
+  failCommit?(store: Store): Promise<unknown>;
+}
+
+const T0 = Date.UTC(2026, 0, 1);
+
+let sequence = 0;
+/**
+ * Strictly increasing UUIDv7-shaped ids. The store orders commands and conversations by id; the
+ * suite checks that ordering, not how the id source orders ids made within one millisecond.
+ */
+function orderedId(): string {
+  return `01900000-0000-7000-8000-${(++sequence).toString(16).padStart(12, '0')}`;
+}
+const HOUR = 3_600_000;
+const hash = (text: string) => createHash('sha256').update(text).digest();
+
+/**
+ * The one suite every Store implementation passes (SQLite now, PostgreSQL later): each rule of
+ * src/store/types.ts as a named test.
+ */
+export function storeSuite(name: string, factory: () => Promise<Store>, hooks: StoreSuiteHooks = {}): void {
+  describe(`Store contract: ${name}`, () => {
+    let store: Store;
+    const opened: Store[] = [];
+
+    beforeEach(async () => {
+      store = await factory();
+      opened.push(store);
+    });
+    afterEach(async () => {
+      for (const s of opened.splice(0)) await s.close().catch(() => undefined);
+    });
+
+    const peer = async () => {
+      const p = await hooks.peer!(store);
+      opened.push(p);
+      return p;
+    };
+
+    async function account(name = `acct-${newId()}`) {
+      return store.createAccount({ id: newId(), name, createdAt: T0 });
+    }
+
+    function newCommand(accountId: string, overrides: Partial<NewCommand> = {}): NewCommand {
+      const id = orderedId();
+      return {
+        id,
+        accountId,
+        type: 'message.send',
+        routingPath: 'agent-turn',
+        target: { kind: 'conversation', conversationId: newId() },
+        payload: { text: 'hello' },
+        logicalActionId: overrides.idempotencyKey ?? id,
+        idempotencyKey: null,
+        conversationId: null,
+        createdAt: T0,
+        ...overrides,
+      };
+    }
+
+    async function lease(accountId: string, hostId = 'host-a', now = T0, ttlMs = 15_000) {
+      const result = await store.acquireLease({ accountId, hostId, osMajorVersion: 15, capabilities: [] }, now, ttlMs);
+      if (!result.ok) throw new Error(`lease held by ${result.holder.hostId}`);
+      return result.lease;
+    }
+
+    function settlement(accountId: string, commandId: string, epoch: number, overrides: Partial<Settlement> = {}): Settlement {
+      return {
+        accountId,
+        commandId,
+        epoch,
+        status: 'succeeded',
+        errorCode: null,
+        detail: null,
+        at: T0 + 1_000,
+        eventData: (c) => ({ commandId: c.id, status: c.status, errorCode: c.errorCode }),
+        ...overrides,
+      };
+    }
+
+    describe('accounts', () => {
+      it('creates, gets, finds by id or name and lists accounts in creation order', async () => {
+        const a = await store.createAccount({ id: newId(), name: 'alpha', createdAt: T0 });
+        const b = await store.createAccount({ id: newId(), name: 'beta', createdAt: T0 + 1 });
+        expect(a).toEqual({ id: a.id, name: 'alpha', outboundPaused: false, createdAt: T0 });
+        expect(await store.getAccount(a.id)).toEqual(a);
+        expect(await store.getAccount('alpha')).toBeNull();
+        expect(await store.findAccount('beta')).toEqual(b);
+        expect(await store.findAccount(b.id)).toEqual(b);
+        expect(await store.findAccount('gamma')).toBeNull();
+        expect(await store.listAccounts()).toEqual([a, b]);
+      });
+
+      it('rejects a second account with the same name and keeps the first', async () => {
+        const a = await account('same');
+        await expect(store.createAccount({ id: newId(), name: 'same', createdAt: T0 })).rejects.toThrow();
+        expect(await store.listAccounts()).toEqual([a]);
+      });
+
+      it('pauses outbound per account and for every account', async () => {
+        const a = await account();
+        const b = await account();
+        expect(await store.isOutboundPaused(a.id)).toBe(false);
+        await store.setOutboundPaused(a.id, true);
+        expect(await store.isOutboundPaused(a.id)).toBe(true);
+        expect(await store.isOutboundPaused(b.id)).toBe(false);
+        expect((await store.getAccount(a.id))!.outboundPaused).toBe(true);
+        await store.setOutboundPaused(null, true);
+        expect(await store.isOutboundPaused(b.id)).toBe(true);
+        await store.setOutboundPaused(a.id, false);
+        expect(await store.isOutboundPaused(a.id)).toBe(true);
+        await store.setOutboundPaused(null, false);
+        expect(await store.isOutboundPaused(a.id)).toBe(false);
+        expect(await store.isOutboundPaused(b.id)).toBe(false);
+      });
+    });
+
+    describe('credentials', () => {
+      it('finds a credential by the hash of its secret, never by anything else', async () => {
+        const a = await account();
+        const created = await store.createCredential({ id: newId(), accountId: a.id, kind: 'account', prefix: 'sb_abcdef', label: 'ci', createdAt: T0, hash: hash('secret-1') });
+        expect(created).toEqual({ id: created.id, accountId: a.id, kind: 'account', prefix: 'sb_abcdef', label: 'ci', createdAt: T0, revokedAt: null });
+        const found = await store.findCredentialByHash(hash('secret-1'));
+        expect(found).toMatchObject(created);
+        expect(Buffer.from(found!.hash).equals(hash('secret-1'))).toBe(true);
+        expect(await store.findCredentialByHash(hash('secret-2'))).toBeNull();
+        expect(await store.findCredentialByHash(Buffer.alloc(0))).toBeNull();
+      });
+
+      it('lists an account\'s credentials without their hashes', async () => {
+        const a = await account();
+        const b = await account();
+        const one = await store.createCredential({ id: newId(), accountId: a.id, kind: 'account', prefix: 'sb_1', label: '', createdAt: T0, hash: hash('1') });
+        const two = await store.createCredential({ id: newId(), accountId: a.id, kind: 'connector', prefix: 'sbc_2', label: 'host', createdAt: T0 + 1, hash: hash('2') });
+        await store.createCredential({ id: newId(), accountId: b.id, kind: 'account', prefix: 'sb_3', label: '', createdAt: T0, hash: hash('3') });
+        const listed = await store.listCredentials(a.id);
+        expect(listed).toEqual([one, two]);
+        for (const credential of listed) expect(credential).not.toHaveProperty('hash');
+      });
+
+      it('a revoked credential is found no more; revocation keeps its first time', async () => {
+        const a = await account();
+        const c = await store.createCredential({ id: newId(), accountId: a.id, kind: 'account', prefix: 'sb_1', label: '', createdAt: T0, hash: hash('revoke-me') });
+        const revoked = await store.revokeCredential(c.id, T0 + 5);
+        expect(revoked).toEqual({ ...c, revokedAt: T0 + 5 });
+        expect(await store.findCredentialByHash(hash('revoke-me'))).toBeNull();
+        expect(await store.revokeCredential(c.id, T0 + 9)).toEqual({ ...c, revokedAt: T0 + 5 });
+        expect(await store.listCredentials(a.id)).toEqual([{ ...c, revokedAt: T0 + 5 }]);
+        expect(await store.revokeCredential(newId(), T0)).toBeNull();
+      });
+    });
+
+    describe('conversations', () => {
+      it('upsert is idempotent by externalId within the account', async () => {
+        const a = await account();
+        const b = await account();
+        const input = { externalId: 'chat-1', kind: 'group' as const, name: 'Team', participants: ['+14155550123', 'dana@example.com'] };
+        const first = await store.upsertConversation(a.id, input, newId(), T0);
+        expect(first.created).toBe(true);
+        expect(first.conversation).toEqual({ id: first.conversation.id, accountId: a.id, ...input, membershipVersion: 0, createdAt: T0 });
+        const again = await store.upsertConversation(a.id, { ...input, name: 'Other', participants: [] }, newId(), T0 + 1);
+        expect(again).toEqual({ conversation: first.conversation, created: false });
+        const elsewhere = await store.upsertConversation(b.id, input, newId(), T0);
+        expect(elsewhere.created).toBe(true);
+        expect(elsewhere.conversation.id).not.toBe(first.conversation.id);
+        expect(await store.getConversation(a.id, first.conversation.id)).toEqual(first.conversation);
+        expect(await store.getConversation(b.id, first.conversation.id)).toBeNull();
+        expect(await store.findConversationByExternalId(a.id, 'chat-1')).toEqual(first.conversation);
+        expect(await store.findConversationByExternalId(a.id, 'chat-2')).toBeNull();
+      });
+
+      it('concurrent upserts of one externalId make one conversation', async () => {
+        const a = await account();
+        const input = { externalId: 'chat-race', kind: 'direct' as const, name: null, participants: ['+14155550123'] };
+        const results = await Promise.all(Array.from({ length: 10 }, () => store.upsertConversation(a.id, input, newId(), T0)));
+        expect(results.filter((r) => r.created)).toHaveLength(1);
+        expect(new Set(results.map((r) => r.conversation.id)).size).toBe(1);
+      });
+
+      it('lists newest first and pages with the cursor', async () => {
+        const a = await account();
+        const other = await account();
+        const ids: string[] = [];
+        for (let i = 0; i < 5; i++) {
+          const { conversation } = await store.upsertConversation(a.id, { externalId: `c${i}`, kind: 'direct', name: null, participants: [] }, orderedId(), T0 + i);
+          ids.push(conversation.id);
+        }
+        await store.upsertConversation(other.id, { externalId: 'x', kind: 'direct', name: null, participants: [] }, newId(), T0 + 9);
+        const newestFirst = [...ids].reverse();
+        const first = await store.listConversations(a.id, 2, null);
+        expect(first.items.map((c) => c.id)).toEqual(newestFirst.slice(0, 2));
+        expect(first.nextCursor).toBe(newestFirst[1]);
+        const second = await store.listConversations(a.id, 2, first.nextCursor);
+        expect(second.items.map((c) => c.id)).toEqual(newestFirst.slice(2, 4));
+        const third = await store.listConversations(a.id, 2, second.nextCursor);
+        expect(third.items.map((c) => c.id)).toEqual(newestFirst.slice(4));
+        expect(third.nextCursor).toBeNull();
+        const exact = await store.listConversations(a.id, 5, null);
+        expect(exact.items).toHaveLength(5);
+        expect(exact.nextCursor).toBeNull();
+      });
+
+      it('renames, and setParticipants bumps membershipVersion each time', async () => {
+        const a = await account();
+        const { conversation } = await store.upsertConversation(a.id, { externalId: 'g', kind: 'group', name: 'Old', participants: ['a@example.com'] }, newId(), T0);
+        await store.renameConversation(a.id, conversation.id, 'New');
+        expect((await store.getConversation(a.id, conversation.id))!.name).toBe('New');
+        const once = await store.setParticipants(a.id, conversation.id, ['a@example.com', 'b@example.com']);
+        expect(once).toMatchObject({ participants: ['a@example.com', 'b@example.com'], membershipVersion: 1, name: 'New' });
+        const twice = await store.setParticipants(a.id, conversation.id, ['b@example.com']);
+        expect(twice.membershipVersion).toBe(2);
+        expect(await store.getConversation(a.id, conversation.id)).toEqual(twice);
+        // Another account cannot touch it.
+        const b = await account();
+        await store.renameConversation(b.id, conversation.id, 'Hijacked');
+        expect((await store.getConversation(a.id, conversation.id))!.name).toBe('New');
+      });
+    });
+
+    describe('commands: acceptance and idempotency', () => {
+      it('a new command is queued, readable and has a queued history entry', async () => {
+        const a = await account();
+        const input = newCommand(a.id, { routingPath: 'admin', type: 'group.update', conversationId: newId() });
+        const result = await store.acceptCommand(input, T0 - 48 * HOUR);
+        const expected = { ...input, status: 'queued', errorCode: null, settledAt: null, dispatchEpoch: null };
+        expect(result).toEqual({ disposition: 'queued', command: expected });
+        expect(await store.getCommand(a.id, input.id)).toEqual(expected);
+        expect(await store.getCommand((await account()).id, input.id)).toBeNull();
+        expect(await store.commandHistory(input.id)).toEqual([{ status: 'queued', at: T0 }]);
+      });
+
+      it('a known Idempotency-Key adopts the original command and creates nothing', async () => {
+        const a = await account();
+        const original = newCommand(a.id, { idempotencyKey: 'k1' });
+        await store.acceptCommand(original, T0 - HOUR);
+        const duplicate = newCommand(a.id, { idempotencyKey: 'k1', payload: { text: 'different' }, createdAt: T0 + 10 });
+        const result = await store.acceptCommand(duplicate, T0 + 10 - HOUR);
+        expect(result.disposition).toBe('adopted');
+        expect(result.command.id).toBe(original.id);
+        expect(result.command.payload).toEqual({ text: 'hello' });
+        expect(await store.getCommand(a.id, duplicate.id)).toBeNull();
+        expect((await store.findIdempotentCommand(a.id, 'k1', T0 - HOUR))!.id).toBe(original.id);
+        // The key is per account.
+        const b = await account();
+        expect((await store.acceptCommand(newCommand(b.id, { idempotencyKey: 'k1' }), T0 - HOUR)).disposition).toBe('queued');
+      });
+
+      it('concurrent commands with one key: exactly one is queued, the rest adopt it', async () => {
+        const a = await account();
+        const results = await Promise.all(Array.from({ length: 20 }, () => store.acceptCommand(newCommand(a.id, { idempotencyKey: 'burst' }), T0 - HOUR)));
+        const queued = results.filter((r) => r.disposition === 'queued');
+        expect(queued).toHaveLength(1);
+        expect(new Set(results.map((r) => r.command.id))).toEqual(new Set([queued[0]!.command.id]));
+      });
+
+      it('a key past retention is forgotten: the new command takes it over', async () => {
+        const a = await account();
+        const old = newCommand(a.id, { idempotencyKey: 'k-old', createdAt: T0 });
+        await store.acceptCommand(old, T0 - 48 * HOUR);
+        const later = T0 + 49 * HOUR;
+        expect(await store.findIdempotentCommand(a.id, 'k-old', later - 48 * HOUR)).toBeNull();
+        const fresh = newCommand(a.id, { idempotencyKey: 'k-old', createdAt: later });
+        const result = await store.acceptCommand(fresh, later - 48 * HOUR);
+        expect(result).toMatchObject({ disposition: 'queued', command: { id: fresh.id } });
+        // From now on the key adopts the new command, and the old one is untouched.
+        const again = await store.acceptCommand(newCommand(a.id, { idempotencyKey: 'k-old', createdAt: later + 1 }), later + 1 - 48 * HOUR);
+        expect(again).toMatchObject({ disposition: 'adopted', command: { id: fresh.id } });
+        expect((await store.getCommand(a.id, old.id))!.status).toBe('queued');
+      });
+
+      it('purgeIdempotencyKeys drops keys older than the cut-off only', async () => {
+        const a = await account();
+        await store.acceptCommand(newCommand(a.id, { idempotencyKey: 'old', createdAt: T0 }), 0);
+        await store.acceptCommand(newCommand(a.id, { idempotencyKey: 'new', createdAt: T0 + HOUR }), 0);
+        expect(await store.purgeIdempotencyKeys(T0 + 1)).toBe(1);
+        expect(await store.findIdempotentCommand(a.id, 'old', 0)).toBeNull();
+        expect(await store.findIdempotentCommand(a.id, 'new', 0)).not.toBeNull();
+      });
+
+      it('setCommandConversation links a command once', async () => {
+        const a = await account();
+        const c = newCommand(a.id, { routingPath: 'admin', target: { kind: 'recipient', recipientExternalId: '+14155550123' } });
+        await store.acceptCommand(c, 0);
+        const first = newId();
+        await store.setCommandConversation(a.id, c.id, first);
+        await store.setCommandConversation(a.id, c.id, newId());
+        expect((await store.getCommand(a.id, c.id))!.conversationId).toBe(first);
+      });
+    });
+
+    describe('commands: dispatch', () => {
+      it('hands the oldest undispatched commands to an epoch, each once per epoch', async () => {
+        const a = await account();
+        const b = await account();
+        const ids: string[] = [];
+        for (let i = 0; i < 5; i++) {
+          const c = newCommand(a.id);
+          ids.push(c.id);
+          await store.acceptCommand(c, 0);
+        }
+        await store.acceptCommand(newCommand(b.id), 0);
+        const first = await store.dispatchCommands(a.id, 1, 2);
+        expect(first.map((c) => c.id)).toEqual(ids.slice(0, 2));
+        expect(first.every((c) => c.dispatchEpoch === 1)).toBe(true);
+        expect((await store.getCommand(a.id, ids[0]!))!.dispatchEpoch).toBe(1);
+        const rest = await store.dispatchCommands(a.id, 1, 10);
+        expect(rest.map((c) => c.id)).toEqual(ids.slice(2));
+        expect(await store.dispatchCommands(a.id, 1, 10)).toEqual([]);
+        // Dispatch is internal: the status stays queued.
+        expect((await store.getCommand(a.id, ids[0]!))!.status).toBe('queued');
+      });
+
+      it('redispatches unsettled commands to a higher epoch, never to a lower one', async () => {
+        const a = await account();
+        const one = newCommand(a.id);
+        const two = newCommand(a.id);
+        await store.acceptCommand(one, 0);
+        await store.acceptCommand(two, 0);
+        const l1 = await lease(a.id);
+        await store.dispatchCommands(a.id, l1.epoch, 10);
+        expect((await store.settleCommand(settlement(a.id, one.id, l1.epoch))).outcome).toBe('settled');
+        const l2 = await lease(a.id, 'host-b', T0 + 20_000);
+        expect(l2.epoch).toBeGreaterThan(l1.epoch);
+        const again = await store.dispatchCommands(a.id, l2.epoch, 10);
+        expect(again.map((c) => c.id)).toEqual([two.id]);
+        expect(again[0]!.dispatchEpoch).toBe(l2.epoch);
+        expect(await store.dispatchCommands(a.id, l2.epoch, 10)).toEqual([]);
+        expect(await store.dispatchCommands(a.id, l1.epoch, 10)).toEqual([]);
+      });
+
+      it('concurrent dispatches under one epoch hand each command out once', async () => {
+        const a = await account();
+        for (let i = 0; i < 12; i++) await store.acceptCommand(newCommand(a.id), 0);
+        const batches = await Promise.all(Array.from({ length: 6 }, () => store.dispatchCommands(a.id, 1, 5)));
+        const ids = batches.flat().map((c) => c.id);
+        expect(ids).toHaveLength(12);
+        expect(new Set(ids).size).toBe(12);
+      });
+    });
+
+    describe('commands: settlement', () => {
+      async function dispatched(accountId: string) {
+        const l = await lease(accountId);
+        const c = newCommand(accountId);
+        await store.acceptCommand(c, 0);
+        await store.dispatchCommands(accountId, l.epoch, 10);
+        return { lease: l, command: c };
+      }
+
+      it('settles once under the live epoch, appending one command.settled event', async () => {
+        const a = await account();
+        const { lease: l, command: c } = await dispatched(a.id);
+        const result = await store.settleCommand(settlement(a.id, c.id, l.epoch, { status: 'failed', errorCode: 'gateway_rejected', detail: 'no' }));
+        expect(result.outcome).toBe('settled');
+        if (result.outcome !== 'settled') return;
+        expect(result.command).toMatchObject({ id: c.id, status: 'failed', errorCode: 'gateway_rejected', settledAt: T0 + 1_000 });
+        expect(result.event).toMatchObject({ accountId: a.id, type: 'command.settled', time: T0 + 1_000, data: { commandId: c.id, status: 'failed', errorCode: 'gateway_rejected' } });
+        expect(await store.readEvents(a.id, 0, 10)).toEqual([result.event]);
+        expect(await store.getCommand(a.id, c.id)).toMatchObject({ status: 'failed', errorCode: 'gateway_rejected', settledAt: T0 + 1_000 });
+        expect(await store.commandHistory(c.id)).toEqual([{ status: 'queued', at: T0 }, { status: 'failed', at: T0 + 1_000 }]);
+      });
+
+      it('fencing: a wrong epoch, an expired lease or a command not dispatched under the epoch is lease_lost', async () => {
+        const a = await account();
+        const { lease: l, command: c } = await dispatched(a.id);
+        expect(await store.settleCommand(settlement(a.id, c.id, l.epoch + 1))).toEqual({ outcome: 'lease_lost' });
+        expect(await store.settleCommand(settlement(a.id, c.id, l.epoch - 1))).toEqual({ outcome: 'lease_lost' });
+        expect(await store.settleCommand(settlement(a.id, c.id, l.epoch, { at: l.expiresAt }))).toEqual({ outcome: 'lease_lost' });
+        // Accepted after the dispatch: never handed to this epoch.
+        const undispatched = newCommand(a.id);
+        await store.acceptCommand(undispatched, 0);
+        expect(await store.settleCommand(settlement(a.id, undispatched.id, l.epoch))).toEqual({ outcome: 'lease_lost' });
+        // A new epoch may not settle what the old one was handed until it is handed to it.
+        const l2 = await lease(a.id, 'host-a', T0 + 100);
+        expect(await store.settleCommand(settlement(a.id, c.id, l2.epoch))).toEqual({ outcome: 'lease_lost' });
+        expect(await store.settleCommand(settlement(a.id, c.id, l.epoch))).toEqual({ outcome: 'lease_lost' });
+        expect(await store.readEvents(a.id, 0, 10)).toEqual([]);
+        expect((await store.getCommand(a.id, c.id))!.status).toBe('queued');
+        await store.dispatchCommands(a.id, l2.epoch, 10);
+        expect((await store.settleCommand(settlement(a.id, c.id, l2.epoch))).outcome).toBe('settled');
+      });
+
+      it('exactly once: concurrent identical settlements settle one and repeat the rest', async () => {
+        const a = await account();
+        const { lease: l, command: c } = await dispatched(a.id);
+        const results = await Promise.all(Array.from({ length: 8 }, () => store.settleCommand(settlement(a.id, c.id, l.epoch))));
+        expect(results.filter((r) => r.outcome === 'settled')).toHaveLength(1);
+        expect(results.filter((r) => r.outcome === 'repeated')).toHaveLength(7);
+        expect(await store.readEvents(a.id, 0, 10)).toHaveLength(1);
+      });
+
+      it('a repeated settlement is repeated, a different one is a conflict, and neither changes anything', async () => {
+        const a = await account();
+        const { lease: l, command: c } = await dispatched(a.id);
+        await store.settleCommand(settlement(a.id, c.id, l.epoch, { status: 'failed', errorCode: 'stale_target' }));
+        const repeated = await store.settleCommand(settlement(a.id, c.id, l.epoch, { status: 'failed', errorCode: 'stale_target', at: T0 + 2_000 }));
+        expect(repeated).toMatchObject({ outcome: 'repeated', command: { status: 'failed', errorCode: 'stale_target', settledAt: T0 + 1_000 } });
+        expect(await store.settleCommand(settlement(a.id, c.id, l.epoch, { status: 'failed', errorCode: 'invalid_target' }))).toMatchObject({ outcome: 'conflict' });
+        expect(await store.settleCommand(settlement(a.id, c.id, l.epoch))).toMatchObject({ outcome: 'conflict', command: { status: 'failed' } });
+        expect(await store.readEvents(a.id, 0, 10)).toHaveLength(1);
+        expect(await store.commandHistory(c.id)).toHaveLength(2);
+      });
+
+      it('an unknown command, or another account\'s, is not_found', async () => {
+        const a = await account();
+        const b = await account();
+        const { lease: l, command: c } = await dispatched(a.id);
+        await lease(b.id);
+        expect(await store.settleCommand(settlement(a.id, newId(), l.epoch))).toEqual({ outcome: 'not_found' });
+        expect(await store.settleCommand(settlement(b.id, c.id, l.epoch))).toEqual({ outcome: 'not_found' });
+      });
+    });
+
+    describe('events', () => {
+      it('appends with strictly increasing ids and reads back in order, per account', async () => {
+        const a = await account();
+        const b = await account();
+        const first = await store.appendEvents(a.id, [{ type: 't', time: T0, data: { n: 1 } }, { type: 't', time: T0, data: { n: 2 } }]);
+        await store.appendEvents(b.id, [{ type: 't', time: T0, data: { n: 'b' } }]);
+        const second = await store.appendEvents(a.id, [{ type: 'u', time: T0 + 1, data: { nested: { list: [1, null, 'x'] } } }]);
+        const all = [...first, ...second];
+        for (let i = 1; i < all.length; i++) expect(all[i]!.id).toBeGreaterThan(all[i - 1]!.id);
+        expect(await store.readEvents(a.id, 0, 100)).toEqual(all);
+        expect(all[0]).toEqual({ id: all[0]!.id, accountId: a.id, type: 't', time: T0, data: { n: 1 } });
+        expect(await store.readEvents(a.id, all[0]!.id, 1)).toEqual([all[1]]);
+        expect(await store.readEvents(a.id, all[2]!.id, 10)).toEqual([]);
+        expect((await store.readEvents(b.id, 0, 10)).map((e) => e.data)).toEqual([{ n: 'b' }]);
+        expect(await store.appendEvents(a.id, [])).toEqual([]);
+      });
+
+      it('concurrent appends get distinct, increasing ids in the order they were issued', async () => {
+        const a = await account();
+        const results = await Promise.all(Array.from({ length: 30 }, (_, n) => store.appendEvents(a.id, [{ type: 't', time: T0, data: { n } }])));
+        const ids = results.flat().map((e) => e.id);
+        expect(new Set(ids).size).toBe(30);
+        const read = await store.readEvents(a.id, 0, 100);
+        expect(read.map((e) => e.id)).toEqual([...ids].sort((x, y) => x - y));
+        expect(read.map((e) => (e.data as { n: number }).n)).toEqual(Array.from({ length: 30 }, (_, n) => n));
+      });
+
+      it('purgeEvents drops older events and records eventsPurgedThrough per account, never lowering it', async () => {
+        const a = await account();
+        const b = await account();
+        const c = await account();
+        const old = await store.appendEvents(a.id, [{ type: 't', time: T0, data: 1 }, { type: 't', time: T0 + 1, data: 2 }]);
+        const bOld = await store.appendEvents(b.id, [{ type: 't', time: T0, data: 3 }]);
+        const kept = await store.appendEvents(a.id, [{ type: 't', time: T0 + 5, data: 4 }]);
+        expect(await store.eventsPurgedThrough(a.id)).toBe(0);
+        // Older than the cut-off only: an event at the cut-off itself is kept.
+        expect(await store.purgeEvents(T0 + 5)).toBe(3);
+        expect(await store.readEvents(a.id, 0, 10)).toEqual(kept);
+        expect(await store.readEvents(b.id, 0, 10)).toEqual([]);
+        expect(await store.eventsPurgedThrough(a.id)).toBe(old[1]!.id);
+        expect(await store.eventsPurgedThrough(b.id)).toBe(bOld[0]!.id);
+        expect(await store.eventsPurgedThrough(c.id)).toBe(0);
+        expect(await store.purgeEvents(T0)).toBe(0);
+        expect(await store.eventsPurgedThrough(a.id)).toBe(old[1]!.id);
+        expect(await store.purgeEvents(T0 + 6)).toBe(1);
+        expect(await store.eventsPurgedThrough(a.id)).toBe(kept[0]!.id);
+        // New events continue above everything purged.
+        const next = await store.appendEvents(a.id, [{ type: 't', time: T0 + 20, data: 5 }]);
+        expect(next[0]!.id).toBeGreaterThan(kept[0]!.id);
+      });
+    });
+
+    describe('leases', () => {
+      it('acquire, then another host sees the holder until the lease expires', async () => {
+        const a = await account();
+        const first = await store.acquireLease({ accountId: a.id, hostId: 'h1', osMajorVersion: 15, capabilities: [{ name: 'command.message_send.conversation.v1' }] }, T0, 1_000);
+        expect(first).toEqual({
+          ok: true,
+          lease: { accountId: a.id, hostId: 'h1', epoch: 1, osMajorVersion: 15, capabilities: [{ name: 'command.message_send.conversation.v1' }], acquiredAt: T0, expiresAt: T0 + 1_000 },
+        });
+        const held = await store.acquireLease({ accountId: a.id, hostId: 'h2', osMajorVersion: 26, capabilities: [] }, T0 + 999, 1_000);
+        expect(held).toEqual({ ok: false, holder: first.ok ? first.lease : null });
+        expect(await store.liveLease(a.id, T0 + 999)).toEqual(first.ok ? first.lease : null);
+        expect(await store.liveLease(a.id, T0 + 1_000)).toBeNull();
+        const taken = await store.acquireLease({ accountId: a.id, hostId: 'h2', osMajorVersion: 26, capabilities: [] }, T0 + 1_000, 1_000);
+        expect(taken).toMatchObject({ ok: true, lease: { hostId: 'h2', epoch: 2, expiresAt: T0 + 2_000 } });
+        // Another account's lease is its own.
+        const b = await account();
+        expect(await lease(b.id, 'h1', T0)).toMatchObject({ epoch: 1 });
+        expect((await store.listLeases()).map((l) => [l.accountId, l.hostId, l.epoch]).sort()).toEqual([[a.id, 'h2', 2], [b.id, 'h1', 1]].sort());
+      });
+
+      it('every acquisition gets a strictly higher epoch; the same host takes over its own live lease with a new one', async () => {
+        const a = await account();
+        const epochs: number[] = [];
+        epochs.push((await lease(a.id, 'h1', T0)).epoch);
+        epochs.push((await lease(a.id, 'h1', T0 + 1)).epoch);
+        const l = await lease(a.id, 'h1', T0 + 2);
+        epochs.push(l.epoch);
+        expect(await store.releaseLease(a.id, l.epoch, T0 + 3)).toBe(true);
+        epochs.push((await lease(a.id, 'h2', T0 + 4)).epoch);
+        epochs.push((await lease(a.id, 'h1', T0 + 100_000)).epoch);
+        for (let i = 1; i < epochs.length; i++) expect(epochs[i]!).toBeGreaterThan(epochs[i - 1]!);
+      });
+
+      it('concurrent acquisitions by different hosts: exactly one wins', async () => {
+        const a = await account();
+        const results = await Promise.all(['h1', 'h2', 'h3', 'h4'].map((hostId) => store.acquireLease({ accountId: a.id, hostId, osMajorVersion: 15, capabilities: [] }, T0, 1_000)));
+        const winners = results.filter((r) => r.ok);
+        expect(winners).toHaveLength(1);
+        const winner = winners[0]!.ok ? winners[0]!.lease : null;
+        for (const r of results) if (!r.ok) expect(r.holder).toEqual(winner);
+      });
+
+      it('renews only a live lease, and only with its live epoch', async () => {
+        const a = await account();
+        const l = await lease(a.id, 'h1', T0, 1_000);
+        const renewed = await store.renewLease(a.id, l.epoch, T0 + 500, 1_000);
+        expect(renewed).toEqual({ ...l, expiresAt: T0 + 1_500 });
+        expect(await store.renewLease(a.id, l.epoch + 1, T0 + 600, 1_000)).toBeNull();
+        expect(await store.renewLease(a.id, l.epoch, T0 + 1_500, 1_000)).toBeNull();
+        const next = await lease(a.id, 'h1', T0 + 2_000, 1_000);
+        expect(await store.renewLease(a.id, l.epoch, T0 + 2_100, 1_000)).toBeNull();
+        expect((await store.renewLease(a.id, next.epoch, T0 + 2_100, 1_000))!.expiresAt).toBe(T0 + 3_100);
+        expect(await store.renewLease((await account()).id, 1, T0, 1_000)).toBeNull();
+      });
+
+      it('release ends the live lease for its epoch only; the epoch counter survives it', async () => {
+        const a = await account();
+        const l = await lease(a.id, 'h1', T0, 10_000);
+        expect(await store.releaseLease(a.id, l.epoch + 1, T0 + 1)).toBe(false);
+        expect(await store.liveLease(a.id, T0 + 1)).not.toBeNull();
+        expect(await store.releaseLease(a.id, l.epoch, T0 + 1)).toBe(true);
+        expect(await store.liveLease(a.id, T0 + 1)).toBeNull();
+        expect(await store.releaseLease(a.id, l.epoch, T0 + 2)).toBe(false);
+        expect(await store.renewLease(a.id, l.epoch, T0 + 2, 10_000)).toBeNull();
+        const other = await store.acquireLease({ accountId: a.id, hostId: 'h2', osMajorVersion: 15, capabilities: [] }, T0 + 2, 10_000);
+        expect(other).toMatchObject({ ok: true, lease: { hostId: 'h2', epoch: l.epoch + 1 } });
+      });
+    });
+
+    describe('attachments', () => {
+      it('stores bytes with their name and media type, per account; a second put replaces them', async () => {
+        const a = await account();
+        const b = await account();
+        const bytes = new Uint8Array(Array.from({ length: 100_000 }, (_, i) => (i * 13) % 256));
+        await store.putAttachment({ id: 'att-1', accountId: a.id, fileName: 'photo.heic', mimeType: 'image/heic', bytes, createdAt: T0 });
+        const got = await store.getAttachment(a.id, 'att-1');
+        expect(got).toMatchObject({ id: 'att-1', accountId: a.id, fileName: 'photo.heic', mimeType: 'image/heic', createdAt: T0 });
+        expect(Buffer.from(got!.bytes).equals(Buffer.from(bytes))).toBe(true);
+        expect(await store.getAttachment(b.id, 'att-1')).toBeNull();
+        expect(await store.getAttachment(a.id, 'att-2')).toBeNull();
+        await store.putAttachment({ id: 'att-1', accountId: b.id, fileName: 'b.txt', mimeType: 'text/plain', bytes: new Uint8Array([1]), createdAt: T0 });
+        await store.putAttachment({ id: 'att-1', accountId: a.id, fileName: 'empty.bin', mimeType: 'application/octet-stream', bytes: new Uint8Array(0), createdAt: T0 });
+        const replaced = await store.getAttachment(a.id, 'att-1');
+        expect(replaced).toMatchObject({ fileName: 'empty.bin', mimeType: 'application/octet-stream' });
+        expect(replaced!.bytes.length).toBe(0);
+        expect((await store.getAttachment(b.id, 'att-1'))!.fileName).toBe('b.txt');
+      });
+    });
+
+    describe('group commit', () => {
+      it('a read issued after a write sees it', async () => {
+        const a = store.createAccount({ id: newId(), name: 'read-your-writes', createdAt: T0 });
+        const read = store.findAccount('read-your-writes');
+        expect(await read).toEqual(await a);
+      });
+
+      it.skipIf(!hooks.peer)('flushed() resolves once every write issued so far is durable', async () => {
+        const other = await peer();
+        const a = await account();
+        void store.createAccount({ id: newId(), name: 'flushed', createdAt: T0 });
+        void store.appendEvents(a.id, [{ type: 't', time: T0, data: null }]);
+        await store.flushed();
+        expect((await other.findAccount('flushed'))?.name).toBe('flushed');
+        expect(await other.readEvents(a.id, 0, 10)).toHaveLength(1);
+      });
+
+      it.skipIf(!hooks.peer)('readEvents never shows an event before it is durable', async () => {
+        const other = await peer();
+        const a = await account();
+        const append = store.appendEvents(a.id, [{ type: 't', time: T0, data: 1 }]);
+        const read = await store.readEvents(a.id, 0, 10);
+        // Whatever readEvents returned is already visible to another connection.
+        expect(await other.readEvents(a.id, 0, 10)).toEqual(read);
+        await append;
+      });
+
+      it.skipIf(!hooks.peer)('many writes issued in one turn commit together, and each resolves only after that commit', async () => {
+        const other = await peer();
+        const names = Array.from({ length: 50 }, (_, i) => `group-${i}`);
+        const writes = names.map((name) => store.createAccount({ id: newId(), name, createdAt: T0 }));
+        // Nothing is visible to another connection before the group commits...
+        expect(await other.listAccounts()).toEqual([]);
+        // ...and when the first write resolves, all of them already are.
+        await writes[0];
+        expect((await other.listAccounts()).map((a) => a.name).sort()).toEqual([...names].sort());
+        await Promise.all(writes);
+      });
+
+      it('a write that throws inside a group rejects alone; the others commit', async () => {
+        await account('taken');
+        const before = store.createAccount({ id: newId(), name: 'before', createdAt: T0 });
+        const failing = store.createAccount({ id: newId(), name: 'taken', createdAt: T0 });
+        const after = store.createAccount({ id: newId(), name: 'after', createdAt: T0 });
+        await expect(failing).rejects.toThrow();
+        await expect(before).resolves.toMatchObject({ name: 'before' });
+        await expect(after).resolves.toMatchObject({ name: 'after' });
+        expect((await store.listAccounts()).map((a) => a.name).sort()).toEqual(['after', 'before', 'taken']);
+      });
+
+      it('a write that throws halfway is undone entirely, and the rest of its group still commits', async () => {
+        const a = await account();
+        const l = await lease(a.id);
+        const c = newCommand(a.id);
+        await store.acceptCommand(c, 0);
+        await store.dispatchCommands(a.id, l.epoch, 10);
+        const neighbour = store.appendEvents(a.id, [{ type: 'neighbour', time: T0, data: null }]);
+        // eventData runs after the command row and its history were written: both must be undone.
+        const broken = store.settleCommand(settlement(a.id, c.id, l.epoch, { eventData: () => { throw new Error('boom'); } }));
+        await expect(broken).rejects.toThrow('boom');
+        await neighbour;
+        expect(await store.getCommand(a.id, c.id)).toMatchObject({ status: 'queued', errorCode: null, settledAt: null });
+        expect(await store.commandHistory(c.id)).toEqual([{ status: 'queued', at: T0 }]);
+        expect((await store.readEvents(a.id, 0, 10)).map((e) => e.type)).toEqual(['neighbour']);
+        expect((await store.settleCommand(settlement(a.id, c.id, l.epoch))).outcome).toBe('settled');
+      });
+
+      it('property: in any one-turn group, exactly the writes that do not throw are kept', async () => {
+        await account('dup');
+        let run = 0;
+        await fc.assert(
+          fc.asyncProperty(fc.array(fc.boolean(), { minLength: 1, maxLength: 20 }), async (fails) => {
+            run++;
+            const writes = fails.map((fail, i) => store.createAccount({ id: newId(), name: fail ? 'dup' : `r${run}-${i}`, createdAt: T0 }));
+            const outcomes = await Promise.allSettled(writes);
+            expect(outcomes.map((o) => o.status === 'rejected')).toEqual(fails);
+            const names = new Set((await store.listAccounts()).map((a) => a.name));
+            fails.forEach((fail, i) => {
+              if (!fail) expect(names.has(`r${run}-${i}`)).toBe(true);
+            });
+            expect([...names].filter((n) => n.startsWith(`r${run}-`))).toHaveLength(fails.filter((f) => !f).length);
+          }),
+          { numRuns: 25 },
+        );
+      });
+
+      it.skipIf(!hooks.blockWrites)('a transaction that cannot begin rejects with StoreError and leaves nothing', async () => {
+        const kept = await account('kept');
+        const release = hooks.blockWrites!(store);
+        let outcomes: PromiseSettledResult<unknown>[];
+        try {
+          outcomes = await Promise.allSettled([
+            store.createAccount({ id: newId(), name: 'lost-1', createdAt: T0 }),
+            store.appendEvents(kept.id, [{ type: 't', time: T0, data: null }]),
+          ]);
+        } finally {
+          release();
+        }
+        for (const outcome of outcomes) {
+          expect(outcome.status).toBe('rejected');
+          expect((outcome as PromiseRejectedResult).reason).toBeInstanceOf(StoreError);
+        }
+        expect((await store.listAccounts()).map((a) => a.name)).toEqual(['kept']);
+        expect(await store.readEvents(kept.id, 0, 10)).toEqual([]);
+        // The store recovers once the lock is gone.
+        await expect(store.createAccount({ id: newId(), name: 'later', createdAt: T0 })).resolves.toMatchObject({ name: 'later' });
+      });
+
+      it.skipIf(!hooks.failCommit)('a failed COMMIT rejects every write of the group with StoreError and leaves none of them', async () => {
+        const kept = await account('kept');
+        const first = store.createAccount({ id: newId(), name: 'lost-1', createdAt: T0 });
+        const poison = hooks.failCommit!(store);
+        const events = store.appendEvents(kept.id, [{ type: 't', time: T0, data: null }]);
+        // The stream reads in the same turn: it must not see an event that is about to be rolled back.
+        const streamed = store.readEvents(kept.id, 0, 10);
+        const outcomes = await Promise.allSettled([first, poison, events]);
+        expect(await streamed).toEqual([]);
+        for (const outcome of outcomes) {
+          expect(outcome.status).toBe('rejected');
+          expect((outcome as PromiseRejectedResult).reason).toBeInstanceOf(StoreError);
+        }
+        expect((await store.listAccounts()).map((a) => a.name)).toEqual(['kept']);
+        expect(await store.readEvents(kept.id, 0, 10)).toEqual([]);
+        await expect(store.createAccount({ id: newId(), name: 'later', createdAt: T0 })).resolves.toMatchObject({ name: 'later' });
+        expect((await store.listAccounts()).map((a) => a.name)).toEqual(['kept', 'later']);
+      });
+    });
+  });
+}
