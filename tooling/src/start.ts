@@ -1,0 +1,181 @@
+// `pnpm start`: the whole service on one machine. Starts the server and one simulated connector
+// host on the embedded store (./.switchboard), makes sure a demo account with a direct and a group
+// conversation exists, prints what a client needs, then shows the response stream as it happens.
+// Logs of both processes go to .switchboard/logs/. Ctrl-C stops everything.
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { join, relative, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { styleText } from 'node:util';
+
+const root = resolve(import.meta.dirname, '../..');
+const dataDir = resolve(process.env.SWITCHBOARD_DATA_DIR ?? join(process.cwd(), '.switchboard'));
+const port = process.env.SWITCHBOARD_PORT ?? '7300';
+const serverEntry = join(root, 'apps/server/dist/main.js');
+const cliEntry = join(root, 'apps/server/dist/cli/main.js');
+const connectorEntry = join(root, 'apps/connector/dist/main.js');
+const color = process.stdout.isTTY && !process.env.NO_COLOR;
+const paint = (style: Parameters<typeof styleText>[0], text: string) => (color ? styleText(style, text) : text);
+
+interface Demo { accountId: string; apiKey: string; connectorKey: string; direct: string; group: string }
+
+mkdirSync(join(dataDir, 'logs'), { recursive: true });
+const env = { ...process.env, SWITCHBOARD_DATA_DIR: dataDir, SWITCHBOARD_PORT: port };
+const children: ChildProcess[] = [];
+
+function start(name: string, entry: string, extra: Record<string, string> = {}): ChildProcess {
+  const log = openSync(join(dataDir, 'logs', `${name}.log`), 'a');
+  const child = spawn(process.execPath, [entry], { env: { ...env, ...extra }, stdio: ['ignore', 'pipe', log] });
+  children.push(child);
+  child.stdout!.pipe(createWriteStream('', { fd: log }));
+  child.once('exit', (code, signal) => {
+    if (!stopping) {
+      console.error(paint('red', `${name} exited (${signal ?? code}); see ${join(dataDir, 'logs', `${name}.log`)}`));
+      stop(1);
+    }
+  });
+  return child;
+}
+
+/** Resolves with the URL once the server logs that it listens. */
+function listening(child: ChildProcess): Promise<string> {
+  return new Promise((resolvePromise, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      try {
+        const record = JSON.parse(line) as { msg?: string; url?: string };
+        if (record.msg === 'switchboard listening' && record.url) resolvePromise(record.url);
+      } catch {
+        // not a log line
+      }
+    });
+    child.once('exit', () => reject(new Error('the server stopped before listening')));
+  });
+}
+
+function cli(...args: string[]): any {
+  return JSON.parse(execFileSync(process.execPath, [cliEntry, ...args, '--json'], { env, encoding: 'utf8' }));
+}
+
+function inject(accountId: string, ...args: string[]): any {
+  return JSON.parse(execFileSync(process.execPath, [connectorEntry, 'inject', '--account', accountId, ...args], { env, encoding: 'utf8' }));
+}
+
+async function api(url: string, key: string, path: string): Promise<any> {
+  const response = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${key}` } });
+  return response.json();
+}
+
+/** The demo account and its keys, made once and kept in the data directory (readable by you only). */
+function demoAccount(): Omit<Demo, 'direct' | 'group'> {
+  const file = join(dataDir, 'demo.json');
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
+  const account = cli('accounts', 'create', 'demo');
+  const apiKey = cli('keys', 'create', account.id, '--label', 'demo').secret;
+  const connectorKey = cli('connector-keys', 'create', account.id, '--label', 'demo host').secret;
+  const demo = { accountId: account.id, apiKey, connectorKey };
+  writeFileSync(file, JSON.stringify(demo, null, 2), { mode: 0o600 });
+  return demo;
+}
+
+/** A direct and a group conversation: someone writes to the account, and a group is started with it. */
+async function conversations(url: string, demo: Omit<Demo, 'direct' | 'group'>): Promise<{ direct: string; group: string }> {
+  const find = async () => {
+    const page = await api(url, demo.apiKey, '/v1/conversations?limit=200');
+    const list = page.conversations as { conversationId: string; kind: string }[];
+    return { direct: list.find((c) => c.kind === 'direct')?.conversationId, group: list.find((c) => c.kind === 'group')?.conversationId };
+  };
+  let found = await find();
+  if (!found.direct) inject(demo.accountId, '--from', '+14155550123', '--text', 'Hi! Is my order on its way?');
+  if (!found.group) inject(demo.accountId, '--from', '+14155550123', '--group', '+14155550123,dana@example.com', '--group-name', 'Launch team', '--text', 'Welcome to the launch team');
+  const deadline = Date.now() + 15_000;
+  while (!found.direct || !found.group) {
+    if (Date.now() > deadline) throw new Error('the demo conversations did not appear; see .switchboard/logs/connector.log');
+    await new Promise((r) => setTimeout(r, 100));
+    found = await find();
+  }
+  return { direct: found.direct, group: found.group };
+}
+
+/** Prints the account's response stream, one coloured line per event. */
+async function follow(url: string, apiKey: string): Promise<void> {
+  let lastId = '0';
+  for (;;) {
+    try {
+      const response = await fetch(`${url}/v1/events`, { headers: { authorization: `Bearer ${apiKey}`, accept: 'text/event-stream', 'last-event-id': lastId } });
+      const lines = createInterface({ input: Readable.fromWeb(response.body as never) });
+      let data = '';
+      for await (const line of lines) {
+        if (line.startsWith('data: ')) data = line.slice(6);
+        else if (line === '' && data) {
+          const event = JSON.parse(data) as { id: string; type: string; time: string; data: Record<string, unknown> };
+          if (event.id) lastId = event.id;
+          print(event);
+          data = '';
+        }
+      }
+    } catch {
+      if (stopping) return;
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+function print(event: { id?: string; type?: string; time?: string; data: Record<string, unknown> }): void {
+  const d = event.data;
+  const time = paint('dim', (event.time ?? '').slice(11, 23));
+  let text: string;
+  switch (event.type) {
+    case 'command.settled':
+      text = `${d.commandType} ${paint('dim', String(d.commandId))} ${d.status === 'succeeded' ? paint('green', 'succeeded') : `${paint('red', 'failed')} ${paint('yellow', String(d.errorCode))}`}`;
+      break;
+    case 'message.received':
+      text = `${paint('cyan', 'message from')} ${d.senderExternalId}: ${JSON.stringify(d.text)} ${paint('dim', `in ${d.conversationId}`)}`;
+      break;
+    case 'message.sent':
+      text = `${paint('cyan', 'message delivered')} ${paint('dim', `in ${d.conversationId} for ${d.commandId}`)}`;
+      break;
+    case 'conversation.appeared':
+      text = `${paint('cyan', 'conversation appeared')} ${d.kind} ${d.conversationId} ${paint('dim', JSON.stringify(d.participants))}`;
+      break;
+    default:
+      text = `${paint('cyan', String(event.type ?? 'reset'))} ${paint('dim', JSON.stringify(d))}`;
+  }
+  console.log(`${time} ${text}`);
+}
+
+let stopping = false;
+function stop(code = 0): void {
+  stopping = true;
+  for (const child of children) child.kill('SIGTERM');
+  setTimeout(() => process.exit(code), 1500).unref();
+  Promise.all(children.map((c) => (c.exitCode !== null ? Promise.resolve() : new Promise((r) => c.once('exit', r))))).then(() => process.exit(code));
+}
+process.on('SIGINT', () => stop(0));
+process.on('SIGTERM', () => stop(0));
+
+const server = start('server', serverEntry);
+const url = await listening(server);
+const account = demoAccount();
+start('connector', connectorEntry, { SWITCHBOARD_URL: url, SWITCHBOARD_CONNECTOR_KEY: account.connectorKey, SWITCHBOARD_HOST_ID: 'demo-host' });
+const { direct, group } = await conversations(url, account);
+const envFile = join(dataDir, 'demo.env');
+writeFileSync(
+  envFile,
+  `export SWITCHBOARD_URL=${url}\nexport SWITCHBOARD_API_KEY=${account.apiKey}\nexport DM=${direct}\nexport GROUP=${group}\nexport SWITCHBOARD_ACCOUNT=${account.accountId}\n`,
+  { mode: 0o600 },
+);
+
+console.log(`
+${paint('bold', 'Switchboard is running')} ${paint('dim', `(data in ${dataDir})`)}
+
+  Base URL        ${paint('cyan', url)}
+  API key         ${paint('bold', account.apiKey)}
+  Direct chat     ${direct}
+  Group chat      ${group}
+
+In another terminal:  ${paint('bold', `source ${relative(process.cwd(), envFile).startsWith('..') ? envFile : relative(process.cwd(), envFile)}`)}  then try the README's curl examples.
+Commands settle below, as the response stream reports them. Ctrl-C stops the service.
+`);
+await follow(url, account.apiKey);
