@@ -13,9 +13,14 @@ import { registerConnectorRoutes } from './connector.ts';
 export function buildApp(services: Services): FastifyInstance {
   const commands = commandEndpoint(services);
   const app = Fastify({
-    serverFactory: (router) => createServer((req, res) => {
-      if (!commands(req, res)) router(req, res);
-    }),
+    serverFactory: (router) => {
+      const server = createServer((req, res) => {
+        if (!commands(req, res)) router(req, res);
+      });
+      // Fastify's own keep-alive default: clients reuse idle connections well past Node's 5 s.
+      server.keepAliveTimeout = 72_000;
+      return server;
+    },
     loggerInstance: services.log as FastifyBaseLogger,
     // One log line per request, written by the onResponse hook below.
     logController: new LogController({ disableRequestLogging: true }),

@@ -202,8 +202,8 @@ export interface components {
             conversationKind: components["schemas"]["ConversationKind"];
             participants: string[];
             /**
-             * @description How many membership changes the server had seen for the conversation when the
-             *     command was accepted. A host compares it with the platform's own count to detect a
+             * @description How many membership changes the server had seen for the conversation when it
+             *     dispatched the command. A host compares it with the platform's own count to detect a
              *     membership that changed underneath the command (`stale_target`).
              */
             membershipVersion: number;

@@ -1,0 +1,51 @@
+import { ConfigError, loadConfig } from '../config.ts';
+import { createDriver } from '../driver/create.ts';
+import { ConnectorClient } from '../host/client.ts';
+import { ConnectorHost } from '../host/host.ts';
+import { createLog } from '../log.ts';
+
+/** Runs one connector host until SIGTERM or SIGINT, which release its lease before exiting. */
+export async function runHost(): Promise<number> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    return 2;
+  }
+  const log = createLog(config.logLevel, config.hostId);
+  const host = new ConnectorHost({
+    client: new ConnectorClient(config.url, config.connectorKey),
+    log,
+    hostId: config.hostId,
+    osMajorVersion: config.osMajorVersion,
+    capabilities: config.capabilities,
+    driverFor: (accountId) => createDriver(config, accountId, log),
+    dispatchWaitMs: config.dispatchWaitMs,
+    maxInFlight: config.maxInFlight,
+    shutdownGraceMs: config.shutdownGraceMs,
+  });
+
+  let stopping: Promise<void> | null = null;
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => {
+      if (stopping) {
+        log.warn({ signal }, 'second signal; exiting without waiting');
+        process.exit(1);
+      }
+      log.info({ signal }, 'shutting down');
+      stopping = host.stop();
+    });
+  }
+
+  log.info({ url: config.url, osMajorVersion: config.osMajorVersion, capabilities: config.capabilities, driver: config.driver }, 'host starting');
+  try {
+    await host.run();
+  } catch (error) {
+    log.fatal({ err: error }, 'host cannot run');
+    return 1;
+  }
+  await stopping;
+  return 0;
+}

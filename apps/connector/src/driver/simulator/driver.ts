@@ -1,0 +1,176 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Logger } from 'pino';
+import type {
+  ActionRef,
+  ConversationRef,
+  Driver,
+  ExecutionRecord,
+  FeedListener,
+  FeedSubscription,
+  Media,
+  Outcome,
+  OutgoingContent,
+  Tapback,
+} from '../types.ts';
+import { SimulatedPlatform, type SendFault, type UpdateFault } from './platform.ts';
+import { Random, type Range } from './random.ts';
+import type { SimulatorSettings } from './settings.ts';
+
+/** Who is driving the simulated platform. */
+export interface SimulatorContext {
+  /** The Switchboard account; the platform's state is kept per account. */
+  account: string;
+  hostId: string;
+  osMajorVersion: number;
+  log: Logger;
+}
+
+/** The OS major version whose Messages stalls on remove_participant and never confirms it. */
+export const REMOVE_PARTICIPANT_BROKEN_OS = 26;
+const FEED_BATCH = 200;
+
+/**
+ * The default driver: acts on the simulated platform with the latency and the faults of its
+ * settings, drawn from one seeded source so a run can be replayed.
+ */
+export class SimulatorDriver implements Driver {
+  readonly platform: SimulatedPlatform;
+  private readonly settings: SimulatorSettings;
+  private readonly context: SimulatorContext;
+  private readonly random: Random;
+
+  constructor(settings: SimulatorSettings, context: SimulatorContext) {
+    this.settings = settings;
+    this.context = context;
+    this.random = new Random(settings.seed);
+    this.platform = new SimulatedPlatform(settings.dbPath, context.account);
+  }
+
+  private async wait(range: Range): Promise<void> {
+    const ms = this.random.within(range);
+    if (ms > 0) await delay(ms);
+  }
+
+  /** One draw, split by the probabilities, so raising one fault never hides another. */
+  private sendFault(): SendFault {
+    const { gatewayRejected, sendNotOk, echoLost } = this.settings.faults;
+    const r = this.random.next();
+    if (r < gatewayRejected) return 'gateway_rejected';
+    if (r < gatewayRejected + sendNotOk) return 'send_not_ok';
+    if (r < gatewayRejected + sendNotOk + echoLost) return 'echo_lost';
+    return 'none';
+  }
+
+  private updateFault(): UpdateFault {
+    return this.random.chance(this.settings.faults.groupUpdateUnverified) ? 'unverified' : 'none';
+  }
+
+  /** The platform takes the call after the send latency; whatever reached it is echoed after the echo latency. */
+  private async call(act: () => Outcome): Promise<Outcome> {
+    await this.wait(this.settings.sendLatency);
+    const outcome = act();
+    if (!outcome.replayed && (outcome.result === 'confirmed' || outcome.result === 'accepted_no_echo')) await this.wait(this.settings.echoLatency);
+    return outcome;
+  }
+
+  async findExecuted(logicalActionId: string): Promise<ExecutionRecord | null> {
+    return this.platform.execution(logicalActionId);
+  }
+
+  sendToConversation(action: ActionRef, conversation: ConversationRef, content: OutgoingContent): Promise<Outcome> {
+    const fault = this.sendFault();
+    return this.call(() => this.platform.send(action, this.context.hostId, conversation, content, fault));
+  }
+
+  sendToRecipient(action: ActionRef, recipientExternalId: string, text: string): Promise<Outcome> {
+    const fault = this.sendFault();
+    return this.call(() => this.platform.sendToRecipient(action, this.context.hostId, recipientExternalId, text, fault));
+  }
+
+  tapback(action: ActionRef, conversation: ConversationRef, messageExternalId: string, tapback: Tapback, remove: boolean): Promise<Outcome> {
+    return this.call(() => this.platform.tapback(action, this.context.hostId, conversation, messageExternalId, tapback, remove));
+  }
+
+  reactToNewestIncoming(action: ActionRef, conversation: ConversationRef, tapback: Tapback): Promise<Outcome> {
+    return this.call(() => this.platform.reactToNewestIncoming(action, this.context.hostId, conversation, tapback));
+  }
+
+  shareNamePhoto(action: ActionRef, conversation: ConversationRef): Promise<Outcome> {
+    return this.call(() => this.platform.shareNamePhoto(action, this.context.hostId, conversation));
+  }
+
+  createGroup(action: ActionRef, participants: string[], text: string, name: string | null): Promise<Outcome> {
+    const fault = this.sendFault();
+    return this.call(() => this.platform.createGroup(action, this.context.hostId, participants, text, name, fault));
+  }
+
+  renameGroup(action: ActionRef, conversation: ConversationRef, name: string): Promise<Outcome> {
+    const fault = this.updateFault();
+    return this.call(() => this.platform.renameGroup(action, this.context.hostId, conversation, name, fault));
+  }
+
+  addParticipant(action: ActionRef, conversation: ConversationRef, participant: string): Promise<Outcome> {
+    const fault = this.updateFault();
+    return this.call(() => this.platform.addParticipant(action, this.context.hostId, conversation, participant, fault));
+  }
+
+  async removeParticipant(action: ActionRef, conversation: ConversationRef, participant: string): Promise<Outcome> {
+    if (this.context.osMajorVersion === REMOVE_PARTICIPANT_BROKEN_OS) {
+      // Messages on this OS takes the removal, then never shows it: nothing changes on the platform.
+      await this.wait(this.settings.sendLatency);
+      if (this.settings.removeStallMs > 0) await delay(this.settings.removeStallMs);
+      return { result: 'group_update_unverified', detail: `remove_participant stalled ${this.settings.removeStallMs} ms on OS ${REMOVE_PARTICIPANT_BROKEN_OS} and was never confirmed`, events: [] };
+    }
+    const fault = this.updateFault();
+    return this.call(() => this.platform.removeParticipant(action, this.context.hostId, conversation, participant, fault));
+  }
+
+  setGroupPhoto(action: ActionRef, conversation: ConversationRef, photo: Media): Promise<Outcome> {
+    const fault = this.updateFault();
+    return this.call(() => this.platform.setGroupPhoto(action, this.context.hostId, conversation, photo, fault));
+  }
+
+  leaveGroup(action: ActionRef, conversation: ConversationRef): Promise<Outcome> {
+    return this.call(() => this.platform.leaveGroup(action, this.context.hostId, conversation));
+  }
+
+  subscribe(listener: FeedListener): FeedSubscription {
+    let stopped = false;
+    let timer: NodeJS.Timeout | null = null;
+    let running: Promise<void> = Promise.resolve();
+    const { log } = this.context;
+
+    const poll = async () => {
+      timer = null;
+      let more = false;
+      try {
+        const batch = this.platform.readFeed(FEED_BATCH);
+        if (batch.events.length > 0 && !stopped) {
+          await listener(batch.events);
+          // Past the batch only once it was reported: a host that dies here leaves it to the next holder.
+          this.platform.ackFeed(batch.through);
+          more = true;
+        }
+      } catch (error) {
+        log.warn({ err: error }, 'platform feed not delivered; will retry');
+      }
+      if (!stopped) timer = setTimeout(tick, more ? 0 : this.settings.feedPollMs);
+    };
+    const tick = () => {
+      running = poll();
+    };
+    tick();
+
+    return {
+      async stop() {
+        stopped = true;
+        if (timer) clearTimeout(timer);
+        await running;
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    this.platform.close();
+  }
+}

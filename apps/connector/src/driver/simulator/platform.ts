@@ -1,0 +1,592 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import type {
+  ActionRef,
+  ConversationAppeared,
+  ConversationKind,
+  ConversationRef,
+  ExecutionRecord,
+  FeedEvent,
+  GroupRenamed,
+  Media,
+  MessageReceived,
+  Outcome,
+  OutcomeResult,
+  OutgoingContent,
+  ParticipantsChanged,
+  ReportableEvent,
+  Tapback,
+} from '../types.ts';
+import { replay } from '../replay.ts';
+import { migrate } from './schema.ts';
+
+type Row = Record<string, unknown>;
+
+/** How the simulated gateway treats one send, drawn by the driver from its fault settings. */
+export type SendFault = 'none' | 'gateway_rejected' | 'send_not_ok' | 'echo_lost';
+/** Whether the simulated platform can confirm one group change. */
+export type UpdateFault = 'none' | 'unverified';
+
+export interface ConversationState {
+  externalId: string;
+  kind: ConversationKind;
+  name: string | null;
+  /** The other people in it; the account itself is not listed. */
+  participants: string[];
+  /** Membership changes the platform has made. */
+  membershipVersion: number;
+  /** After add_participant, until a new inbound message arrives. */
+  stale: boolean;
+  leftAt: number | null;
+  photoSha256: string | null;
+  createdByCommand: string | null;
+  createdAt: number;
+}
+
+export interface PlatformMessage {
+  externalId: string;
+  conversationExternalId: string;
+  direction: 'in' | 'out';
+  /** The sender's address; null when the account sent it. */
+  sender: string | null;
+  /** `text`, a rich kind, `tapback` or `contact_card`. */
+  kind: string;
+  body: Record<string, unknown>;
+  /** A tapback's message. */
+  associatedMessage: string | null;
+  logicalActionId: string | null;
+  commandId: string | null;
+  at: number;
+}
+
+export interface InboundInput {
+  /** The sender's address. */
+  from: string;
+  /** An existing conversation; without it (and without `group`) the message arrives in the direct conversation with `from`. */
+  conversationExternalId?: string;
+  /** A group the peers start with this message; `participants` must include `from`. */
+  group?: { participants: string[]; name?: string | null };
+  text: string | null;
+  attachments?: Media[];
+}
+
+export interface Injected {
+  conversationExternalId: string;
+  messageExternalId: string;
+  attachmentIds: string[];
+}
+
+/** A change someone else makes to a group the account is in. */
+export interface GroupChangeInput {
+  /** Who makes it; a member of the group. */
+  from: string;
+  conversationExternalId: string;
+  rename?: string;
+  add?: string;
+  remove?: string;
+}
+
+/** Stored feed entries keep attachment ids; the bytes are read when the entry is delivered. */
+type StoredFeedEvent = Exclude<FeedEvent, MessageReceived> | (Omit<MessageReceived, 'attachments'> & { attachmentIds: string[] });
+
+/** Addresses the simulated platform cannot reach: the reserved `.invalid` top-level domain (RFC 2606). */
+export function isUnreachable(address: string): boolean {
+  return /\.invalid$/i.test(address);
+}
+
+export const directExternalId = (address: string) => `sim;-;${address}`;
+const newGroupExternalId = () => `sim;+;chat${randomUUID().replaceAll('-', '').slice(0, 20)}`;
+const newMessageId = () => randomUUID().toUpperCase();
+const newAttachmentId = () => `att_${randomUUID().replaceAll('-', '')}`;
+
+const RECORDED: ReadonlySet<OutcomeResult> = new Set(['confirmed', 'accepted_no_echo']);
+
+function fail(result: OutcomeResult, detail: string): Outcome {
+  return { result, detail, events: [] };
+}
+
+function isOutcome(value: unknown): value is Outcome {
+  return typeof value === 'object' && value !== null && 'result' in value && 'events' in value;
+}
+
+/**
+ * The simulated messaging platform: conversations, participants, messages and delivery, kept in
+ * one SQLite file (WAL) that every host process of the machine opens. It is the external system
+ * the hosts act on, so it outlives any host: failover loses nothing, and each change is written
+ * in the same transaction as the logicalActionId that caused it, which makes "already executed"
+ * exact across hosts.
+ */
+export class SimulatedPlatform {
+  readonly account: string;
+  private readonly db: DatabaseSync;
+  private readonly statements = new Map<string, StatementSync>();
+  private readonly now: () => number;
+
+  constructor(path: string, account: string, options: { now?: () => number; busyTimeoutMs?: number } = {}) {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    this.account = account;
+    this.now = options.now ?? Date.now;
+    this.db = new DatabaseSync(path);
+    this.db.exec(`PRAGMA busy_timeout = ${options.busyTimeoutMs ?? 10_000}`);
+    this.db.exec('PRAGMA journal_mode = WAL');
+    // A simulator needs to survive a killed process, not power loss: NORMAL is enough under WAL.
+    this.db.exec('PRAGMA synchronous = NORMAL');
+    migrate(this.db);
+  }
+
+  close(): void {
+    if (this.db.isOpen) this.db.close();
+  }
+
+  private sql(text: string): StatementSync {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
+
+  private transaction<T>(fn: () => T): T {
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = fn();
+      this.db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      this.db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  // What the platform shows
+
+  execution(logicalActionId: string): ExecutionRecord | null {
+    const row = this.sql('SELECT * FROM executions WHERE account = ? AND logical_action_id = ?').get(this.account, logicalActionId);
+    return row ? execution(row) : null;
+  }
+
+  conversation(externalId: string): ConversationState | null {
+    const row = this.sql('SELECT * FROM conversations WHERE account = ? AND external_id = ?').get(this.account, externalId);
+    return row ? conversation(row) : null;
+  }
+
+  conversations(): ConversationState[] {
+    return this.sql('SELECT * FROM conversations WHERE account = ? ORDER BY created_at, external_id').all(this.account).map(conversation);
+  }
+
+  conversationCreatedBy(commandId: string): ConversationState | null {
+    const row = this.sql('SELECT * FROM conversations WHERE account = ? AND created_by_command = ?').get(this.account, commandId);
+    return row ? conversation(row) : null;
+  }
+
+  messages(conversationExternalId: string): PlatformMessage[] {
+    return this.sql('SELECT * FROM messages WHERE account = ? AND conversation = ? ORDER BY seq').all(this.account, conversationExternalId).map(message);
+  }
+
+  /** Everything on the platform that a logical action produced: one item per execution. */
+  messagesOfAction(logicalActionId: string): PlatformMessage[] {
+    return this.sql('SELECT * FROM messages WHERE account = ? AND logical_action_id = ? ORDER BY seq').all(this.account, logicalActionId).map(message);
+  }
+
+  // Commands. Each runs in one transaction: a repeated logical action returns what the first did.
+
+  private execute(action: ActionRef, hostId: string, body: () => Outcome): Outcome {
+    return this.transaction(() => {
+      const done = this.execution(action.logicalActionId);
+      if (done) return replay(done, action);
+      const outcome = body();
+      if (RECORDED.has(outcome.result)) {
+        this.sql('INSERT INTO executions (account, logical_action_id, command_id, host_id, outcome, executed_at) VALUES (?, ?, ?, ?, ?, ?)')
+          .run(this.account, action.logicalActionId, action.commandId, hostId, JSON.stringify(outcome), this.now());
+      }
+      return outcome;
+    });
+  }
+
+  /** The conversation a command may act on, or why it may not. */
+  private usable(ref: ConversationRef): ConversationState | Outcome {
+    const state = this.conversation(ref.externalId);
+    if (!state) return fail('invalid_target', `the platform has no conversation "${ref.externalId}"`);
+    if (state.leftAt !== null) return fail('invalid_target', 'the account has left this group');
+    if (state.stale) return fail('stale_target', 'a participant was added; the group is stale until a new message arrives in it');
+    if (ref.membershipVersion < state.membershipVersion) {
+      return fail('stale_target', `the membership changed underneath the command (resolved at version ${ref.membershipVersion}, platform at ${state.membershipVersion})`);
+    }
+    return state;
+  }
+
+  private usableGroup(ref: ConversationRef): ConversationState | Outcome {
+    const state = this.usable(ref);
+    if (!isOutcome(state) && state.kind !== 'group') return fail('invalid_target', 'the conversation is not a group on the platform');
+    return state;
+  }
+
+  private usableDirect(ref: ConversationRef): ConversationState | Outcome {
+    const state = this.usable(ref);
+    if (!isOutcome(state) && state.kind !== 'direct') return fail('invalid_target', 'the conversation is not a direct conversation on the platform');
+    return state;
+  }
+
+  private insertMessage(m: Omit<PlatformMessage, 'at'>): void {
+    this.sql(
+      `INSERT INTO messages (account, external_id, conversation, direction, sender, kind, body, associated_message, logical_action_id, command_id, at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(this.account, m.externalId, m.conversationExternalId, m.direction, m.sender, m.kind, JSON.stringify(m.body), m.associatedMessage, m.logicalActionId, m.commandId, this.now());
+  }
+
+  private outgoing(action: ActionRef, conversationExternalId: string, kind: string, body: Record<string, unknown>, associatedMessage: string | null = null): string {
+    const externalId = newMessageId();
+    this.insertMessage({
+      externalId, conversationExternalId, direction: 'out', sender: null, kind, body, associatedMessage,
+      logicalActionId: action.logicalActionId, commandId: action.commandId,
+    });
+    return externalId;
+  }
+
+  private insertConversation(state: Omit<ConversationState, 'membershipVersion' | 'stale' | 'leftAt' | 'photoSha256' | 'createdAt'>): ConversationState {
+    const at = this.now();
+    this.sql('INSERT INTO conversations (account, external_id, kind, name, participants, created_by_command, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run(this.account, state.externalId, state.kind, state.name, JSON.stringify(state.participants), state.createdByCommand, at);
+    return { ...state, membershipVersion: 0, stale: false, leftAt: null, photoSha256: null, createdAt: at };
+  }
+
+  /** A delivered send: recorded with its action; echoed unless the echo is lost. */
+  private delivered(action: ActionRef, target: ConversationState, kind: string, body: Record<string, unknown>, fault: SendFault, before: ReportableEvent[] = []): Outcome {
+    const messageExternalId = this.outgoing(action, target.externalId, kind, body);
+    if (fault === 'echo_lost') {
+      return { result: 'accepted_no_echo', detail: `message ${messageExternalId} was accepted; no echo arrived`, events: before };
+    }
+    return { result: 'confirmed', events: [...before, { type: 'message.sent', conversationExternalId: target.externalId, messageExternalId, commandId: action.commandId }] };
+  }
+
+  send(action: ActionRef, hostId: string, ref: ConversationRef, content: OutgoingContent, fault: SendFault): Outcome {
+    return this.execute(action, hostId, () => {
+      const target = this.usable(ref);
+      if (isOutcome(target)) return target;
+      if (content.kind === 'rich_text' && content.replyToMessageExternalId !== undefined) {
+        const parent = this.sql('SELECT 1 FROM messages WHERE account = ? AND conversation = ? AND external_id = ?').get(this.account, target.externalId, content.replyToMessageExternalId);
+        if (!parent) return fail('invalid_target', `replyToMessageExternalId "${content.replyToMessageExternalId}" is not a message of this conversation`);
+      }
+      const rejected = rejection(fault);
+      if (rejected) return rejected;
+      const { kind, ...body } = content;
+      return this.delivered(action, target, kind, body, fault);
+    });
+  }
+
+  sendToRecipient(action: ActionRef, hostId: string, address: string, text: string, fault: SendFault): Outcome {
+    return this.execute(action, hostId, () => {
+      if (isUnreachable(address)) return fail('invalid_target', `"${address}" is not reachable on the platform`);
+      const rejected = rejection(fault);
+      if (rejected) return rejected;
+      const externalId = directExternalId(address);
+      const target = this.conversation(externalId) ?? this.insertConversation({ externalId, kind: 'direct', name: null, participants: [address], createdByCommand: action.commandId });
+      // Reported even when the conversation already existed, so the server links the command to it.
+      return this.delivered(action, target, 'text', { text }, fault, [appeared(target, action.commandId)]);
+    });
+  }
+
+  createGroup(action: ActionRef, hostId: string, participants: string[], text: string, name: string | null, fault: SendFault): Outcome {
+    return this.execute(action, hostId, () => {
+      const unreachable = participants.filter(isUnreachable);
+      if (unreachable.length > 0) return fail('invalid_target', `not reachable on the platform: ${unreachable.join(', ')}`);
+      const rejected = rejection(fault);
+      if (rejected) return rejected;
+      const target = this.insertConversation({
+        externalId: newGroupExternalId(), kind: 'group', name, participants: [...new Set(participants)], createdByCommand: action.commandId,
+      });
+      return this.delivered(action, target, 'text', { text }, fault, [appeared(target, action.commandId)]);
+    });
+  }
+
+  tapback(action: ActionRef, hostId: string, ref: ConversationRef, messageExternalId: string, tapback: Tapback, remove: boolean): Outcome {
+    return this.execute(action, hostId, () => {
+      const target = this.usable(ref);
+      if (isOutcome(target)) return target;
+      const found = this.sql("SELECT 1 FROM messages WHERE account = ? AND conversation = ? AND external_id = ? AND kind NOT IN ('tapback')")
+        .get(this.account, target.externalId, messageExternalId);
+      if (!found) return fail('no_message_to_react_to', `no message "${messageExternalId}" in this conversation`);
+      this.outgoing(action, target.externalId, 'tapback', { tapback, remove }, messageExternalId);
+      return { result: 'confirmed', events: [] };
+    });
+  }
+
+  reactToNewestIncoming(action: ActionRef, hostId: string, ref: ConversationRef, tapback: Tapback): Outcome {
+    return this.execute(action, hostId, () => {
+      const target = this.usableDirect(ref);
+      if (isOutcome(target)) return target;
+      const newest = this.sql("SELECT external_id FROM messages WHERE account = ? AND conversation = ? AND direction = 'in' AND kind <> 'tapback' ORDER BY seq DESC LIMIT 1")
+        .get(this.account, target.externalId);
+      if (!newest) return fail('no_message_to_react_to', 'the direct conversation has no incoming message');
+      this.outgoing(action, target.externalId, 'tapback', { tapback, remove: false }, newest.external_id as string);
+      return { result: 'confirmed', events: [] };
+    });
+  }
+
+  shareNamePhoto(action: ActionRef, hostId: string, ref: ConversationRef): Outcome {
+    return this.execute(action, hostId, () => {
+      const target = this.usableDirect(ref);
+      if (isOutcome(target)) return target;
+      this.outgoing(action, target.externalId, 'contact_card', {});
+      return { result: 'confirmed', events: [] };
+    });
+  }
+
+  renameGroup(action: ActionRef, hostId: string, ref: ConversationRef, name: string, fault: UpdateFault): Outcome {
+    return this.execute(action, hostId, () => {
+      const target = this.usableGroup(ref);
+      if (isOutcome(target)) return target;
+      if (fault === 'unverified') return fail('group_update_unverified', 'the rename could not be confirmed');
+      this.sql('UPDATE conversations SET name = ? WHERE account = ? AND external_id = ?').run(name, this.account, target.externalId);
+      this.outgoing(action, target.externalId, 'group_renamed', { name });
+      return { result: 'confirmed', events: [{ type: 'group.renamed', conversationExternalId: target.externalId, name, commandId: action.commandId }] };
+    });
+  }
+
+  addParticipant(action: ActionRef, hostId: string, ref: ConversationRef, participant: string, fault: UpdateFault): Outcome {
+    return this.execute(action, hostId, () => {
+      const target = this.usableGroup(ref);
+      if (isOutcome(target)) return target;
+      if (isUnreachable(participant)) return fail('invalid_target', `"${participant}" is not reachable on the platform`);
+      if (fault === 'unverified') return fail('group_update_unverified', 'the new participant could not be confirmed');
+      if (target.participants.includes(participant)) return this.membershipUnchanged(action, target);
+      const participants = [...target.participants, participant];
+      // The group's membership no longer matches what the server resolved: stale until a new message arrives.
+      this.sql('UPDATE conversations SET participants = ?, membership_version = membership_version + 1, stale = 1 WHERE account = ? AND external_id = ?')
+        .run(JSON.stringify(participants), this.account, target.externalId);
+      this.outgoing(action, target.externalId, 'participant_added', { participant });
+      return {
+        result: 'confirmed',
+        events: [{ type: 'group.participants_changed', conversationExternalId: target.externalId, added: [participant], removed: [], participants, commandId: action.commandId }],
+      };
+    });
+  }
+
+  removeParticipant(action: ActionRef, hostId: string, ref: ConversationRef, participant: string, fault: UpdateFault): Outcome {
+    return this.execute(action, hostId, () => {
+      const target = this.usableGroup(ref);
+      if (isOutcome(target)) return target;
+      if (fault === 'unverified') return fail('group_update_unverified', 'the removal could not be confirmed');
+      if (!target.participants.includes(participant)) return this.membershipUnchanged(action, target);
+      const participants = target.participants.filter((p) => p !== participant);
+      this.sql('UPDATE conversations SET participants = ?, membership_version = membership_version + 1 WHERE account = ? AND external_id = ?')
+        .run(JSON.stringify(participants), this.account, target.externalId);
+      this.outgoing(action, target.externalId, 'participant_removed', { participant });
+      return {
+        result: 'confirmed',
+        events: [{ type: 'group.participants_changed', conversationExternalId: target.externalId, added: [], removed: [participant], participants, commandId: action.commandId }],
+      };
+    });
+  }
+
+  /** Adding a member or removing a non-member changes nothing; the platform still shows the action once. */
+  private membershipUnchanged(action: ActionRef, target: ConversationState): Outcome {
+    this.outgoing(action, target.externalId, 'membership_unchanged', {});
+    return { result: 'confirmed', detail: 'the membership already matched', events: [] };
+  }
+
+  setGroupPhoto(action: ActionRef, hostId: string, ref: ConversationRef, photo: Media, fault: UpdateFault): Outcome {
+    return this.execute(action, hostId, () => {
+      const target = this.usableGroup(ref);
+      if (isOutcome(target)) return target;
+      if (fault === 'unverified') return fail('group_update_unverified', 'the new photo could not be confirmed');
+      const digest = createHash('sha256').update(photo.bytes).digest('hex');
+      this.sql('UPDATE conversations SET photo_sha256 = ? WHERE account = ? AND external_id = ?').run(digest, this.account, target.externalId);
+      this.outgoing(action, target.externalId, 'photo_set', { fileName: photo.fileName, mimeType: photo.mimeType, sha256: digest });
+      return { result: 'confirmed', events: [] };
+    });
+  }
+
+  leaveGroup(action: ActionRef, hostId: string, ref: ConversationRef): Outcome {
+    return this.execute(action, hostId, () => {
+      const target = this.usableGroup(ref);
+      if (isOutcome(target)) return target;
+      this.sql('UPDATE conversations SET left_at = ? WHERE account = ? AND external_id = ?').run(this.now(), this.account, target.externalId);
+      this.outgoing(action, target.externalId, 'left', {});
+      return { result: 'confirmed', events: [] };
+    });
+  }
+
+  // People writing to the account
+
+  /** A message from someone else arrives; it goes on the feed, with the conversation first if it is new. */
+  receive(input: InboundInput): Injected {
+    return this.transaction(() => {
+      const feed: StoredFeedEvent[] = [];
+      let target: ConversationState;
+      if (input.conversationExternalId !== undefined) {
+        const found = this.conversation(input.conversationExternalId);
+        if (!found) throw new Error(`the platform has no conversation "${input.conversationExternalId}"`);
+        if (found.leftAt !== null) throw new Error('the account has left this group; it receives nothing from it');
+        if (!found.participants.includes(input.from)) throw new Error(`"${input.from}" is not in conversation "${found.externalId}"`);
+        target = found;
+      } else if (input.group) {
+        if (!input.group.participants.includes(input.from)) throw new Error('the group must include the sender');
+        target = this.insertConversation({
+          externalId: newGroupExternalId(), kind: 'group', name: input.group.name ?? null, participants: [...new Set(input.group.participants)], createdByCommand: null,
+        });
+        feed.push(appeared(target));
+      } else {
+        const externalId = directExternalId(input.from);
+        const found = this.conversation(externalId);
+        target = found ?? this.insertConversation({ externalId, kind: 'direct', name: null, participants: [input.from], createdByCommand: null });
+        if (!found) feed.push(appeared(target));
+      }
+      // A new message in a stale group makes it usable again.
+      if (target.stale) this.sql('UPDATE conversations SET stale = 0 WHERE account = ? AND external_id = ?').run(this.account, target.externalId);
+
+      const attachmentIds = (input.attachments ?? []).map((a) => {
+        const attachmentId = newAttachmentId();
+        this.sql('INSERT INTO attachments (account, attachment_id, file_name, mime_type, bytes) VALUES (?, ?, ?, ?, ?)')
+          .run(this.account, attachmentId, a.fileName, a.mimeType, a.bytes);
+        return attachmentId;
+      });
+      const messageExternalId = newMessageId();
+      this.insertMessage({
+        externalId: messageExternalId, conversationExternalId: target.externalId, direction: 'in', sender: input.from, kind: 'text',
+        body: { text: input.text, attachmentIds }, associatedMessage: null, logicalActionId: null, commandId: null,
+      });
+      feed.push({
+        type: 'message.received', conversationExternalId: target.externalId, messageExternalId, senderExternalId: input.from,
+        text: input.text, attachmentIds, receivedAt: new Date(this.now()).toISOString(),
+      });
+      const insert = this.sql('INSERT INTO feed (account, event) VALUES (?, ?)');
+      for (const event of feed) insert.run(this.account, JSON.stringify(event));
+      return { conversationExternalId: target.externalId, messageExternalId, attachmentIds };
+    });
+  }
+
+  /**
+   * Someone else renames the group or changes its members. A membership change counts like the
+   * account's own (commands resolved before it are stale), but only the account's own
+   * add_participant leaves the group stale until the next message.
+   */
+  changeGroup(input: GroupChangeInput): void {
+    this.transaction(() => {
+      const target = this.conversation(input.conversationExternalId);
+      if (!target || target.kind !== 'group') throw new Error(`the platform has no group "${input.conversationExternalId}"`);
+      if (target.leftAt !== null) throw new Error('the account has left this group; it sees no changes to it');
+      if (!target.participants.includes(input.from)) throw new Error(`"${input.from}" is not in conversation "${target.externalId}"`);
+      const feed: Array<GroupRenamed | ParticipantsChanged> = [];
+      if (input.rename !== undefined) {
+        this.sql('UPDATE conversations SET name = ? WHERE account = ? AND external_id = ?').run(input.rename, this.account, target.externalId);
+        feed.push({ type: 'group.renamed', conversationExternalId: target.externalId, name: input.rename });
+      }
+      const added = input.add !== undefined && !target.participants.includes(input.add) ? [input.add] : [];
+      const removed = input.remove !== undefined && target.participants.includes(input.remove) ? [input.remove] : [];
+      if (added.length + removed.length > 0) {
+        const participants = [...target.participants.filter((p) => !removed.includes(p)), ...added];
+        this.sql('UPDATE conversations SET participants = ?, membership_version = membership_version + 1 WHERE account = ? AND external_id = ?')
+          .run(JSON.stringify(participants), this.account, target.externalId);
+        feed.push({ type: 'group.participants_changed', conversationExternalId: target.externalId, added, removed, participants });
+      }
+      const insert = this.sql('INSERT INTO feed (account, event) VALUES (?, ?)');
+      for (const event of feed) insert.run(this.account, JSON.stringify(event));
+    });
+  }
+
+  // The feed: what happened on its own since the last holder reported
+
+  /**
+   * Up to `limit` feed entries past the cursor, with bytes attached. Each event is preceded by
+   * its conversation's `conversation.appeared` (the server ignores a repeat), so a batch never
+   * names a conversation the server may not know yet.
+   */
+  readFeed(limit: number): { through: number; events: FeedEvent[] } {
+    const cursor = this.sql('SELECT seq FROM feed_cursor WHERE account = ?').get(this.account);
+    const rows = this.sql('SELECT seq, event FROM feed WHERE account = ? AND seq > ? ORDER BY seq LIMIT ?')
+      .all(this.account, cursor ? Number(cursor.seq) : 0, limit);
+    const events: FeedEvent[] = [];
+    const announced = new Set<string>();
+    for (const row of rows) {
+      const stored = JSON.parse(row.event as string) as StoredFeedEvent;
+      if (stored.type === 'conversation.appeared') {
+        announced.add(stored.externalId);
+        events.push(stored);
+        continue;
+      }
+      if (!announced.has(stored.conversationExternalId)) {
+        const state = this.conversation(stored.conversationExternalId);
+        if (state) events.push(appeared(state, state.createdByCommand ?? undefined));
+        announced.add(stored.conversationExternalId);
+      }
+      if (stored.type !== 'message.received') {
+        events.push(stored);
+        continue;
+      }
+      const { attachmentIds, ...rest } = stored;
+      events.push({ ...rest, attachments: attachmentIds.map((id) => this.attachment(id)) });
+    }
+    return { through: rows.length > 0 ? Number(rows[rows.length - 1]!.seq) : 0, events };
+  }
+
+  /** Marks the feed reported through `seq`. */
+  ackFeed(seq: number): void {
+    this.sql('INSERT INTO feed_cursor (account, seq) VALUES (?, ?) ON CONFLICT (account) DO UPDATE SET seq = MAX(seq, excluded.seq)').run(this.account, seq);
+  }
+
+  private attachment(attachmentId: string) {
+    const row = this.sql('SELECT * FROM attachments WHERE account = ? AND attachment_id = ?').get(this.account, attachmentId)!;
+    return { attachmentId, fileName: row.file_name as string, mimeType: row.mime_type as string, bytes: new Uint8Array(row.bytes as Uint8Array) };
+  }
+}
+
+function rejection(fault: SendFault): Outcome | null {
+  if (fault === 'gateway_rejected') return fail('gateway_rejected', 'the gateway rejected the send');
+  if (fault === 'send_not_ok') return fail('send_not_ok', 'the send returned not ok');
+  return null;
+}
+
+function appeared(state: ConversationState, commandId?: string): ConversationAppeared {
+  return {
+    type: 'conversation.appeared',
+    externalId: state.externalId,
+    conversationKind: state.kind,
+    name: state.name,
+    participants: state.participants,
+    ...(commandId === undefined ? {} : { commandId }),
+  };
+}
+
+function conversation(row: Row): ConversationState {
+  return {
+    externalId: row.external_id as string,
+    kind: row.kind as ConversationKind,
+    name: row.name as string | null,
+    participants: JSON.parse(row.participants as string) as string[],
+    membershipVersion: Number(row.membership_version),
+    stale: Number(row.stale) === 1,
+    leftAt: row.left_at === null ? null : Number(row.left_at),
+    photoSha256: row.photo_sha256 as string | null,
+    createdByCommand: row.created_by_command as string | null,
+    createdAt: Number(row.created_at),
+  };
+}
+
+function message(row: Row): PlatformMessage {
+  return {
+    externalId: row.external_id as string,
+    conversationExternalId: row.conversation as string,
+    direction: row.direction as 'in' | 'out',
+    sender: row.sender as string | null,
+    kind: row.kind as string,
+    body: JSON.parse(row.body as string) as Record<string, unknown>,
+    associatedMessage: row.associated_message as string | null,
+    logicalActionId: row.logical_action_id as string | null,
+    commandId: row.command_id as string | null,
+    at: Number(row.at),
+  };
+}
+
+function execution(row: Row): ExecutionRecord {
+  return {
+    logicalActionId: row.logical_action_id as string,
+    commandId: row.command_id as string,
+    hostId: row.host_id as string,
+    executedAt: Number(row.executed_at),
+    outcome: JSON.parse(row.outcome as string) as Outcome,
+  };
+}

@@ -1,0 +1,150 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Capability, DispatchedCommand } from '@switchboard/contracts';
+import pino from 'pino';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { allCapabilityNames, allRichKinds } from '../config.ts';
+import { SimulatorDriver } from '../driver/simulator/driver.ts';
+import { directExternalId } from '../driver/simulator/platform.ts';
+import { noFaults, type FaultSettings } from '../driver/simulator/settings.ts';
+import type { Outcome, OutcomeResult } from '../driver/types.ts';
+import { Executor, settlementOf } from './executor.ts';
+import { directTarget, dispatched, groupTarget, participantsTarget, recipientTarget } from './fixtures.test-support.ts';
+
+const everything: Capability[] = allCapabilityNames.map((name) => {
+  if (name === 'command.message_send.content.v1') return { name, supportedKinds: [...allRichKinds] };
+  if (name === 'command.group_update.v1') return { name, supportsRename: true, supportsPhoto: true, supportsParticipants: true };
+  return { name };
+});
+
+let dir: string;
+let driver: SimulatorDriver;
+
+function open(faults: FaultSettings = noFaults): SimulatorDriver {
+  return new SimulatorDriver(
+    { dbPath: join(dir, 'simulator.db'), seed: 1, sendLatency: { min: 0, max: 0 }, echoLatency: { min: 0, max: 0 }, faults, removeStallMs: 0, feedPollMs: 10 },
+    { account: 'account-1', hostId: 'host-a', osMajorVersion: 15, log: pino({ level: 'silent' }) },
+  );
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'executor-'));
+  driver = open();
+});
+
+afterEach(async () => {
+  await driver.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A direct conversation someone started, resolved as the server would. */
+function dm(address = '+14155550101'): DispatchedCommand['target'] {
+  driver.platform.receive({ from: address, text: 'hi' });
+  return directTarget(directExternalId(address), [address]);
+}
+
+async function group(executor: Executor): Promise<DispatchedCommand['target']> {
+  const created = await executor.execute(dispatched('group.create', { text: 'hi all' }, participantsTarget()));
+  const appeared = created.events[0]!;
+  if (appeared.type !== 'conversation.appeared') throw new Error('no conversation.appeared');
+  return groupTarget(appeared.externalId, appeared.participants);
+}
+
+describe('settlement of driver outcomes', () => {
+  test.each<[OutcomeResult, string | null]>([
+    ['confirmed', null],
+    ['gateway_rejected', 'gateway_rejected'],
+    ['send_not_ok', 'send_returned_not_ok'],
+    ['accepted_no_echo', 'accepted_echo_unconfirmed'],
+    ['invalid_target', 'invalid_target'],
+    ['stale_target', 'stale_target'],
+    ['group_update_unverified', 'group_update_unverified'],
+    ['no_message_to_react_to', 'no_message_to_react_to'],
+  ])('%s settles %s', (result, code) => {
+    const outcome: Outcome = { result, events: [] };
+    expect(settlementOf(outcome)).toMatchObject({ status: code === null ? 'succeeded' : 'failed', errorCode: code });
+  });
+});
+
+describe('the order of the host\'s checks', () => {
+  test('payload_invalid comes first, before capabilities', async () => {
+    const executor = new Executor(driver, []);
+    expect(await executor.execute(dispatched('message.send', { txt: 'x' }, dm()))).toMatchObject({ status: 'failed', errorCode: 'payload_invalid' });
+  });
+
+  test('capability_constraint_violation comes before transfer_unavailable', async () => {
+    const executor = new Executor(driver, everything.filter((c) => c.name !== 'command.message_send.content.v1'));
+    expect(await executor.execute(dispatched('message.send', { kind: 'attachment', transferId: 't' }, dm()))).toMatchObject({ errorCode: 'capability_constraint_violation' });
+  });
+
+  test.each([
+    ['message.send attachment', 'message.send', { kind: 'attachment', transferId: 't1' }],
+    ['message.send sticker', 'message.send', { kind: 'sticker', transferId: 't1' }],
+    ['group.update set_photo', 'group.update', { action: 'set_photo', transferId: 't1' }],
+  ] as const)('%s settles transfer_unavailable without touching the platform', async (_name, type, payload) => {
+    const executor = new Executor(driver, everything);
+    const target = type === 'group.update' ? await group(executor) : dm();
+    const command = dispatched(type, payload, target);
+    expect(await executor.execute(command)).toMatchObject({ status: 'failed', errorCode: 'transfer_unavailable', detail: expect.stringContaining('t1') });
+    expect(driver.platform.messagesOfAction(command.logicalActionId)).toEqual([]);
+  });
+
+  test.each([
+    ['reaction.apply', { tapback: 'like' }],
+    ['name_photo.share', {}],
+  ] as const)('%s aimed at a group settles direct_conversation_required', async (type, payload) => {
+    const executor = new Executor(driver, everything);
+    expect(await executor.execute(dispatched(type, payload, await group(executor)))).toMatchObject({ status: 'failed', errorCode: 'direct_conversation_required' });
+  });
+
+  test('a command the platform already shows is not executed again; its first outcome and events are replayed', async () => {
+    const executor = new Executor(driver, everything);
+    const command = dispatched('message.send', { text: 'once' }, recipientTarget('carol@example.com'));
+    const first = await executor.execute(command);
+    const again = await executor.execute({ ...command, epoch: 2 });
+    expect(first).toMatchObject({ status: 'succeeded', replayed: false });
+    expect(again).toEqual({ ...first, replayed: true });
+    expect(driver.platform.messagesOfAction(command.logicalActionId)).toHaveLength(1);
+  });
+
+  test('a lost echo replays as accepted_echo_unconfirmed, and the message is on the platform once', async () => {
+    await driver.close();
+    driver = open({ ...noFaults, echoLost: 1 });
+    const executor = new Executor(driver, everything);
+    const command = dispatched('message.send', { text: 'maybe' }, dm());
+    expect(await executor.execute(command)).toMatchObject({ status: 'failed', errorCode: 'accepted_echo_unconfirmed', replayed: false });
+    expect(await executor.execute(command)).toMatchObject({ status: 'failed', errorCode: 'accepted_echo_unconfirmed', replayed: true });
+    expect(driver.platform.messagesOfAction(command.logicalActionId)).toHaveLength(1);
+  });
+});
+
+describe('commands end to end on the simulator', () => {
+  test('message.send of every usable kind succeeds with the echo as message.sent', async () => {
+    const executor = new Executor(driver, everything);
+    const target = dm();
+    for (const payload of [{ text: 'plain' }, { kind: 'rich_text', text: 'rich', effect: 'lasers' }, { kind: 'rich_link', url: 'https://example.com' }, { kind: 'poll', question: 'q', options: ['a', 'b'] }]) {
+      const command = dispatched('message.send', payload, target);
+      const execution = await executor.execute(command);
+      expect(execution).toMatchObject({ status: 'succeeded', errorCode: null, events: [{ type: 'message.sent', commandId: command.commandId }] });
+    }
+  });
+
+  test('group.update add_participant succeeds, then the group settles stale_target until a message arrives', async () => {
+    const executor = new Executor(driver, everything);
+    const target = await group(executor);
+    const add = await executor.execute(dispatched('group.update', { action: 'add_participant', participantExternalId: '+14155550103' }, target));
+    expect(add).toMatchObject({ status: 'succeeded', events: [{ type: 'group.participants_changed', added: ['+14155550103'] }] });
+    const after = target.kind === 'conversation' ? { ...target, participants: [...target.participants, '+14155550103'], membershipVersion: 1 } : target;
+    expect(await executor.execute(dispatched('message.send', { text: 'x' }, after))).toMatchObject({ errorCode: 'stale_target' });
+    if (after.kind !== 'conversation') throw new Error('unreachable');
+    driver.platform.receive({ from: '+14155550103', conversationExternalId: after.externalId, text: 'hello' });
+    expect(await executor.execute(dispatched('message.send', { text: 'x' }, after))).toMatchObject({ status: 'succeeded' });
+  });
+
+  test('reaction.tapback of an unknown message has no message to react to', async () => {
+    const executor = new Executor(driver, everything);
+    expect(await executor.execute(dispatched('reaction.tapback', { messageExternalId: randomUUID(), tapback: 'love' }, dm()))).toMatchObject({ errorCode: 'no_message_to_react_to' });
+  });
+});

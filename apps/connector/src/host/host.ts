@@ -1,0 +1,239 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { connectorSchemas, type Capability, type DispatchedCommand, type Lease } from '@switchboard/contracts';
+import type { Logger } from 'pino';
+import type { Driver, FeedEvent, FeedSubscription } from '../driver/types.ts';
+import { errorOf, isLeaseLost, NetworkError, type ConnectorClient } from './client.ts';
+import { Executor, type Execution } from './executor.ts';
+import { Lanes } from './lanes.ts';
+import { LeaseKeeper } from './lease.ts';
+import { Reporter } from './report.ts';
+import { backoffDelay } from './retry.ts';
+
+export interface HostOptions {
+  client: ConnectorClient;
+  log: Logger;
+  hostId: string;
+  osMajorVersion: number;
+  capabilities: Capability[];
+  /** Opens the platform driver once the first lease names the account. */
+  driverFor: (accountId: string) => Driver;
+  dispatchWaitMs: number;
+  maxInFlight: number;
+  shutdownGraceMs: number;
+}
+
+/** One lease epoch: its commands and its feed reports carry the epoch, and end with it. */
+interface EpochSession {
+  lease: Lease;
+  /** Aborts when the lease ends. */
+  ended: AbortSignal;
+  /** Aborts the dispatch long poll: on lease end and on shutdown. */
+  polling: AbortController;
+  feed: FeedSubscription | null;
+}
+
+/** One dispatched command on its way through the stages. */
+interface CommandJob {
+  session: EpochSession;
+  command: DispatchedCommand;
+  log: Logger;
+  started: number;
+  /** Set by the execute stage; null when there is nothing (more) to report or settle. */
+  execution: Execution | null;
+}
+
+/** Commands for one conversation run in dispatch order; commands with nothing in common run side by side. */
+function laneOf(command: DispatchedCommand): string {
+  const { target } = command;
+  if (target.kind === 'conversation') return `conversation:${target.externalId}`;
+  if (target.kind === 'recipient') return `recipient:${target.recipientExternalId}`;
+  return `command:${command.commandId}`;
+}
+
+async function pause(ms: number, signal: AbortSignal): Promise<void> {
+  await delay(ms, undefined, { signal }).catch(() => undefined);
+}
+
+/**
+ * A connector host: holds the account's lease, long-polls its commands, executes them through
+ * the driver, reports what the platform showed and settles each command under the epoch it was
+ * dispatched under. A host that lost its lease stops taking work; what it was running finishes,
+ * and the server refuses its settlements (409 `lease_lost`), so the next holder settles them.
+ */
+export class ConnectorHost {
+  private readonly options: HostOptions;
+  private readonly log: Logger;
+  private readonly keeper: LeaseKeeper;
+  private readonly reporter: Reporter;
+  private readonly lanes = new Lanes();
+  private readonly sessions = new Set<EpochSession>();
+  private driver: Driver | null = null;
+  private executor: Executor | null = null;
+  private stopping = false;
+
+  constructor(options: HostOptions) {
+    this.options = options;
+    this.log = options.log;
+    this.keeper = new LeaseKeeper({
+      client: options.client,
+      log: options.log,
+      request: { hostId: options.hostId, osMajorVersion: options.osMajorVersion, capabilities: options.capabilities },
+    });
+    this.reporter = new Reporter(options.client, options.log);
+  }
+
+  /** Runs until stop(); rejects if the server refuses this host's lease request outright. */
+  run(): Promise<void> {
+    return this.keeper.run((lease, ended) => this.begin(lease, ended));
+  }
+
+  /** Takes no more work, lets running commands settle (up to the grace period), then releases the lease. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    for (const session of this.sessions) session.polling.abort();
+    const drained = await Promise.race([this.lanes.idle().then(() => true), delay(this.options.shutdownGraceMs).then(() => false)]);
+    if (!drained) this.log.warn({ outstanding: this.lanes.outstanding }, 'commands still running at shutdown; the next holder settles them');
+    await Promise.all([...this.sessions].map((s) => s.feed?.stop()));
+    await this.keeper.stop();
+    this.options.client.close();
+    await this.driver?.close();
+    this.log.info('host stopped');
+  }
+
+  /** A new lease: poll its commands and report the platform's feed under its epoch until it ends. */
+  private begin(lease: Lease, ended: AbortSignal): void {
+    // Shutting down: the keeper releases this lease without it doing any work.
+    if (this.stopping) return;
+    if (!this.driver) {
+      this.driver = this.options.driverFor(lease.accountId);
+      this.executor = new Executor(this.driver, this.options.capabilities);
+    }
+    const session: EpochSession = { lease, ended, polling: new AbortController(), feed: null };
+    this.sessions.add(session);
+    session.feed = this.driver.subscribe((events) => this.reportFeed(session, events));
+    ended.addEventListener('abort', () => {
+      session.polling.abort();
+      void session.feed?.stop();
+      this.sessions.delete(session);
+    }, { once: true });
+    void this.poll(session);
+  }
+
+  private async poll(session: EpochSession): Promise<void> {
+    const { client, maxInFlight, dispatchWaitMs } = this.options;
+    const { epoch } = session.lease;
+    const signal = session.polling.signal;
+    for (let failures = 0; !signal.aborted;) {
+      await this.lanes.below(maxInFlight);
+      if (signal.aborted) break;
+      let answer;
+      try {
+        answer = await client.dispatch(epoch, maxInFlight - this.lanes.outstanding, dispatchWaitMs, signal);
+      } catch (error) {
+        if (signal.aborted) break;
+        this.log.warn({ err: error, epoch }, 'dispatch poll failed; retrying');
+        await pause(backoffDelay(failures++, { initialMs: 50, maxMs: 2_000 }), signal);
+        continue;
+      }
+      if (isLeaseLost(answer)) {
+        this.keeper.markLost(epoch);
+        break;
+      }
+      if (answer.status !== 200) {
+        this.log.error({ epoch, status: answer.status, error: errorOf(answer) }, 'dispatch poll refused');
+        await pause(backoffDelay(failures++, { initialMs: 50, maxMs: 2_000 }), signal);
+        continue;
+      }
+      failures = 0;
+      for (const raw of answer.body.commands) this.accept(session, raw);
+    }
+  }
+
+  private accept(session: EpochSession, raw: unknown): void {
+    const parsed = connectorSchemas.zDispatchedCommand.safeParse(raw);
+    if (!parsed.success) {
+      // The server only dispatches what it stored; this is a protocol mismatch, worth a loud log.
+      this.log.error({ epoch: session.lease.epoch, command: raw, issues: parsed.error.issues }, 'dispatched command not understood');
+      return;
+    }
+    const command = parsed.data;
+    const log = this.log.child({ commandId: command.commandId, type: command.type, routingPath: command.routingPath, logicalActionId: command.logicalActionId, epoch: session.lease.epoch });
+    const job: CommandJob = { session, command, log, started: performance.now(), execution: null };
+    this.lanes.run(laneOf(command), [
+      () => this.execute(job),
+      () => this.report(job),
+      () => this.settle(job),
+    ]);
+  }
+
+  /** Stage 1: on the platform, in the conversation's dispatch order. */
+  private async execute(job: CommandJob): Promise<void> {
+    const { session, command, log } = job;
+    if (session.ended.aborted) {
+      log.info('lease ended before the command started; the next holder executes it');
+      return;
+    }
+    log.info('command executing');
+    for (let attempt = 0; job.execution === null; attempt++) {
+      try {
+        job.execution = await this.executor!.execute(command);
+      } catch (error) {
+        // The platform keeps each logical action once, so trying again cannot execute it twice.
+        log.error({ err: error, attempt }, 'command execution failed; retrying');
+        if (session.ended.aborted) return;
+        await pause(backoffDelay(attempt, { initialMs: 100, maxMs: 5_000 }), session.ended);
+      }
+    }
+    if (job.execution.replayed) log.info({ status: job.execution.status, errorCode: job.execution.errorCode }, 'command already executed on the platform');
+  }
+
+  /** Stage 2: what the platform showed, before the settlement, so the stream announces it first. */
+  private async report(job: CommandJob): Promise<void> {
+    const { session, log, execution } = job;
+    if (!execution || execution.events.length === 0) return;
+    const { epoch } = session.lease;
+    try {
+      const reported = await this.reporter.events(epoch, execution.events, session.ended);
+      if (reported === 'lease_lost') {
+        this.keeper.markLost(epoch);
+        job.execution = null;
+        log.warn({ error: 'lease_lost' }, 'settlement abandoned');
+      }
+    } catch (error) {
+      job.execution = null;
+      log.error({ err: error }, 'platform events not delivered; the next holder reports them with the settlement');
+    }
+  }
+
+  /** Stage 3: the settlement, under the epoch the command was dispatched under. */
+  private async settle(job: CommandJob): Promise<void> {
+    const { session, command, log, execution } = job;
+    if (!execution) return;
+    const { epoch } = session.lease;
+    try {
+      const settled = await this.reporter.settle(epoch, command, execution, session.ended);
+      const ms = Math.round((performance.now() - job.started) * 10) / 10;
+      if (settled === 'settled') {
+        log.info({ status: execution.status, errorCode: execution.errorCode, detail: execution.detail, ms }, 'command settled');
+      } else if (settled === 'lease_lost' || settled === 'already_settled') {
+        if (settled === 'lease_lost') this.keeper.markLost(epoch);
+        log.warn({ error: settled, status: execution.status, errorCode: execution.errorCode }, 'settlement refused');
+      }
+    } catch (error) {
+      // Unsettled, the command goes to the next holder, which finds the action on the platform and settles it.
+      log.error({ err: error }, error instanceof NetworkError ? 'settlement not delivered; the server is unreachable' : 'settlement failed');
+    }
+  }
+
+  private async reportFeed(session: EpochSession, events: FeedEvent[]): Promise<void> {
+    const { epoch } = session.lease;
+    if (session.ended.aborted) throw new Error('the lease ended; the next holder reports these');
+    const reported = await this.reporter.feed(epoch, events, session.ended);
+    if (reported === 'lease_lost') {
+      this.keeper.markLost(epoch);
+      throw new Error('the lease was lost; the next holder reports these');
+    }
+    // A batch the server refused would be refused again: it was logged, and the feed moves on.
+    if (reported === 'recorded') this.log.debug({ epoch, events: events.length }, 'platform events reported');
+  }
+}

@@ -1,0 +1,185 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Lease, LeaseRequest } from '@switchboard/contracts';
+import type { Logger } from 'pino';
+import { errorOf, NetworkError, type ConnectorClient } from './client.ts';
+import { backoffDelay } from './retry.ts';
+
+/** The server refused the lease request itself (bad key, bad declaration): retrying cannot help. */
+export class LeaseRefused extends Error {
+  override readonly name = 'LeaseRefused';
+}
+
+export interface LeaseKeeperOptions {
+  client: ConnectorClient;
+  request: LeaseRequest;
+  log: Logger;
+  now?: () => number;
+  random?: () => number;
+  /** The longest wait between two attempts while another host holds the lease. */
+  maxRetryMs?: number;
+}
+
+type HoldEnd = 'lost' | 'stopped';
+
+/**
+ * When to ask again while another host holds the lease: right after the holder's lease would
+ * expire if it stopped renewing, but never later than the backoff allows, plus jitter so the
+ * hosts waiting do not all ask in the same millisecond. `expiresAt` is the server's clock; a skew
+ * only moves when we ask, never who gets the lease.
+ */
+export function heldRetryDelay(untilExpiryMs: number, attempt: number, maxMs: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(maxMs, 100 * 2 ** Math.min(attempt, 20));
+  return Math.round(Math.min(Math.max(untilExpiryMs, 5), ceiling) + random() * 25);
+}
+
+/** Sleeps `ms`; resolves early (false) when `signal` aborts. */
+async function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  try {
+    await delay(ms, undefined, { signal });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Takes the account's lease and keeps it: renews every third of the TTL, notices a loss (409
+ * `lease_lost`, or no successful renewal before the lease would have expired), then takes it
+ * again. The server fences every epoch but the live one, so this only has to be prompt, not
+ * perfect.
+ */
+export class LeaseKeeper {
+  private readonly options: LeaseKeeperOptions;
+  private readonly now: () => number;
+  private readonly random: () => number;
+  private readonly stopping = new AbortController();
+  private held: { lease: Lease; lost: AbortController } | null = null;
+  private running: Promise<void> | null = null;
+
+  constructor(options: LeaseKeeperOptions) {
+    this.options = options;
+    this.now = options.now ?? Date.now;
+    this.random = options.random ?? Math.random;
+  }
+
+  /**
+   * Holds the lease until stop(). `onLease` runs for every acquisition with a signal that aborts
+   * when that lease ends (lost, or released on stop). Rejects with LeaseRefused on a request the
+   * server will never grant.
+   */
+  run(onLease: (lease: Lease, ended: AbortSignal) => void): Promise<void> {
+    this.running ??= this.loop(onLease);
+    return this.running;
+  }
+
+  /** The server answered `lease_lost` to this epoch: give it up now rather than at the next renewal. */
+  markLost(epoch: number): void {
+    if (this.held?.lease.epoch === epoch) this.held.lost.abort();
+  }
+
+  /** Stops holding: releases a held lease (its commands go to the next holder) and ends run(). */
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    await this.running?.catch(() => undefined);
+  }
+
+  private async loop(onLease: (lease: Lease, ended: AbortSignal) => void): Promise<void> {
+    const { log } = this.options;
+    const stop = this.stopping.signal;
+    while (!stop.aborted) {
+      const acquired = await this.acquire(stop);
+      if (!acquired) break;
+      const { lease } = acquired;
+      const ended = new AbortController();
+      this.held = { lease, lost: new AbortController() };
+      log.info({ accountId: lease.accountId, epoch: lease.epoch, ttlMs: lease.ttlMs, expiresAt: lease.expiresAt }, 'lease acquired');
+      onLease(lease, ended.signal);
+      const end = await this.hold(lease, acquired.sentAt, this.held.lost.signal, stop);
+      this.held = null;
+      ended.abort(end);
+      if (end === 'stopped') {
+        await this.release(lease);
+        break;
+      }
+      log.warn({ epoch: lease.epoch }, 'lease lost');
+    }
+  }
+
+  private async acquire(stop: AbortSignal): Promise<{ lease: Lease; sentAt: number } | null> {
+    const { client, request, log } = this.options;
+    const maxRetryMs = this.options.maxRetryMs ?? 2_000;
+    for (let attempt = 0; !stop.aborted; attempt++) {
+      const sentAt = this.now();
+      let answer;
+      try {
+        answer = await client.acquireLease(request, stop);
+      } catch (error) {
+        if (stop.aborted) return null;
+        if (!(error instanceof NetworkError)) throw error;
+        log.warn({ err: error, attempt }, 'lease request failed; retrying');
+        await sleep(backoffDelay(attempt, { initialMs: 100, maxMs: maxRetryMs }, this.random), stop);
+        continue;
+      }
+      if (answer.status === 200) return { lease: answer.body, sentAt };
+      const error = errorOf(answer);
+      if (answer.status === 409 && error.error === 'lease_held') {
+        const untilExpiry = Date.parse(error.expiresAt ?? '') - Date.now();
+        log.debug({ holderHostId: error.holderHostId, expiresAt: error.expiresAt }, 'lease held elsewhere');
+        await sleep(heldRetryDelay(Number.isNaN(untilExpiry) ? maxRetryMs : untilExpiry, attempt, maxRetryMs, this.random), stop);
+        continue;
+      }
+      if (answer.status >= 500) {
+        await sleep(backoffDelay(attempt, { initialMs: 100, maxMs: maxRetryMs }, this.random), stop);
+        continue;
+      }
+      throw new LeaseRefused(`the server refused the lease: ${answer.status} ${error.error}: ${error.message}`);
+    }
+    return null;
+  }
+
+  /** Renews until the lease is lost or the keeper stops. */
+  private async hold(lease: Lease, sentAt: number, lost: AbortSignal, stop: AbortSignal): Promise<HoldEnd> {
+    const { client, log } = this.options;
+    const interrupted = AbortSignal.any([lost, stop]);
+    // Counted from when the request was sent: the server's expiry can only be later than this.
+    let liveUntil = sentAt + lease.ttlMs;
+    let failures = 0;
+    for (;;) {
+      const wait = failures === 0 ? lease.ttlMs / 3 : Math.min(lease.ttlMs / 10, 250);
+      await sleep(Math.max(0, Math.min(wait, liveUntil - this.now())), interrupted);
+      if (stop.aborted) return 'stopped';
+      if (lost.aborted || this.now() >= liveUntil) return 'lost';
+      const renewSentAt = this.now();
+      try {
+        const answer = await client.renewLease(lease.epoch, AbortSignal.any([interrupted, AbortSignal.timeout(Math.max(1, liveUntil - renewSentAt))]));
+        if (answer.status === 200) {
+          liveUntil = renewSentAt + lease.ttlMs;
+          failures = 0;
+          continue;
+        }
+        if (answer.status >= 500) {
+          failures++;
+          continue;
+        }
+        const error = errorOf(answer);
+        if (answer.status !== 409) log.error({ status: answer.status, error }, 'lease renewal refused');
+        return 'lost';
+      } catch (error) {
+        if (stop.aborted) return 'stopped';
+        failures++;
+        log.warn({ err: error, epoch: lease.epoch }, 'lease renewal failed; retrying');
+      }
+    }
+  }
+
+  private async release(lease: Lease): Promise<void> {
+    const { client, log } = this.options;
+    try {
+      const answer = await client.releaseLease(lease.epoch);
+      if (answer.status === 204) log.info({ epoch: lease.epoch }, 'lease released');
+      else log.warn({ epoch: lease.epoch, status: answer.status, error: errorOf(answer) }, 'lease already gone at release');
+    } catch (error) {
+      log.warn({ err: error, epoch: lease.epoch }, 'lease release failed; it expires on its own');
+    }
+  }
+}

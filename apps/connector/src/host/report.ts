@@ -1,0 +1,84 @@
+import type { DispatchedCommand, PlatformEvent } from '@switchboard/contracts';
+import type { Logger } from 'pino';
+import type { FeedEvent, ReportableEvent } from '../driver/types.ts';
+import { errorOf, isLeaseLost, type Answer, type ConnectorClient } from './client.ts';
+import type { Execution } from './executor.ts';
+import { retrying } from './retry.ts';
+
+export type ReportResult = 'recorded' | 'lease_lost' | 'rejected';
+export type SettleResult = 'settled' | 'lease_lost' | 'already_settled' | 'rejected';
+
+const MAX_BATCH = 500;
+const MAX_DETAIL = 2_000;
+
+/**
+ * Tells the server what happened: platform events, then settlements, each under the epoch of
+ * the lease it happened under. Requests are retried while the server is unreachable; a
+ * `lease_lost` answer is final, because the server fences every epoch but the live one.
+ */
+export class Reporter {
+  private readonly client: ConnectorClient;
+  private readonly log: Logger;
+
+  constructor(client: ConnectorClient, log: Logger) {
+    this.client = client;
+    this.log = log;
+  }
+
+  private retry<T>(what: string, until: AbortSignal, request: () => Promise<Answer<T>>): Promise<Answer<T>> {
+    return retrying(request, {
+      until,
+      onRetry: (error, attempt) => this.log.warn({ err: error, attempt }, `${what} failed; retrying`),
+    });
+  }
+
+  /** Reports events in order, in batches the protocol allows; retried until `until` aborts (the lease ended). */
+  async events(epoch: number, events: readonly ReportableEvent[], until: AbortSignal): Promise<ReportResult> {
+    for (let i = 0; i < events.length; i += MAX_BATCH) {
+      const batch = events.slice(i, i + MAX_BATCH);
+      const answer = await this.retry('platform events report', until, () => this.client.reportPlatformEvents(epoch, batch as PlatformEvent[]));
+      if (answer.status === 200) continue;
+      if (isLeaseLost(answer)) return 'lease_lost';
+      this.log.error({ epoch, status: answer.status, error: errorOf(answer), events: batch.length }, 'platform events refused');
+      return 'rejected';
+    }
+    return 'recorded';
+  }
+
+  /** Uploads each inbound attachment's bytes, then reports the events that reference them. */
+  async feed(epoch: number, events: readonly FeedEvent[], until: AbortSignal): Promise<ReportResult> {
+    const reportable: ReportableEvent[] = [];
+    for (const event of events) {
+      if (event.type !== 'message.received') {
+        reportable.push(event);
+        continue;
+      }
+      for (const a of event.attachments) {
+        const answer = await this.retry('attachment upload', until, () => this.client.uploadAttachment(epoch, a.attachmentId, a.fileName, a.mimeType, a.bytes));
+        if (isLeaseLost(answer)) return 'lease_lost';
+        if (answer.status !== 201) {
+          this.log.error({ epoch, attachmentId: a.attachmentId, status: answer.status, error: errorOf(answer) }, 'attachment refused');
+          return 'rejected';
+        }
+      }
+      reportable.push({
+        ...event,
+        attachments: event.attachments.map((a) => ({ attachmentId: a.attachmentId, fileName: a.fileName, mimeType: a.mimeType, byteSize: a.bytes.byteLength })),
+      });
+    }
+    return this.events(epoch, reportable, until);
+  }
+
+  async settle(epoch: number, command: DispatchedCommand, execution: Execution, until: AbortSignal): Promise<SettleResult> {
+    const detail = execution.detail === undefined ? {} : { detail: execution.detail.slice(0, MAX_DETAIL) };
+    const answer = await this.retry('settlement', until, () =>
+      this.client.settle({ epoch, commandId: command.commandId, status: execution.status, errorCode: execution.errorCode, ...detail }),
+    );
+    if (answer.status === 200) return 'settled';
+    const error = errorOf(answer);
+    if (answer.status === 409 && error.error === 'lease_lost') return 'lease_lost';
+    if (answer.status === 409 && error.error === 'already_settled') return 'already_settled';
+    this.log.error({ epoch, commandId: command.commandId, status: answer.status, error }, 'settlement refused');
+    return 'rejected';
+  }
+}

@@ -1,0 +1,95 @@
+import { schemas, type DispatchedCommand } from '@switchboard/contracts';
+import type { z } from 'zod';
+import type { ConversationRef } from '../driver/types.ts';
+
+export type MessageSendPayload = z.infer<typeof schemas.zMessageSendPayload>;
+export type GroupUpdatePayload = z.infer<typeof schemas.zGroupUpdatePayload>;
+export type ReactionTapbackPayload = z.infer<typeof schemas.zReactionTapbackPayload>;
+export type ReactionApplyPayload = z.infer<typeof schemas.zReactionApplyPayload>;
+export type GroupCreatePayload = z.infer<typeof schemas.zGroupCreatePayload>;
+
+/** A command whose payload matched its schema, with its target in the shape its type needs. */
+export type Plan =
+  | { type: 'message.send'; target: 'conversation'; conversation: ConversationRef; payload: MessageSendPayload }
+  | { type: 'message.send'; target: 'recipient'; recipientExternalId: string; text: string }
+  | { type: 'reaction.tapback'; conversation: ConversationRef; payload: ReactionTapbackPayload }
+  | { type: 'reaction.apply'; conversation: ConversationRef; payload: ReactionApplyPayload }
+  | { type: 'name_photo.share'; conversation: ConversationRef }
+  | { type: 'group.create'; participants: string[]; payload: GroupCreatePayload }
+  | { type: 'group.update'; conversation: ConversationRef; payload: GroupUpdatePayload }
+  | { type: 'group.leave'; conversation: ConversationRef };
+
+export type Validation = { ok: true; plan: Plan } | { ok: false; code: 'payload_invalid' | 'invalid_target'; detail: string };
+
+function describe(error: z.ZodError): string {
+  return error.issues.map((i) => `${i.path.length > 0 ? `payload.${i.path.join('.')}` : 'payload'}: ${i.message}`).join('; ');
+}
+
+/** Parses the payload with `schema`; the result carries the zod message for the settlement's detail. */
+function parse<T>(schema: z.ZodType<T>, payload: unknown): { ok: true; data: T } | { ok: false; code: 'payload_invalid'; detail: string } {
+  const result = schema.safeParse(payload);
+  return result.success ? { ok: true, data: result.data } : { ok: false, code: 'payload_invalid', detail: describe(result.error) };
+}
+
+/**
+ * The host's half of the contract: the endpoint checked only the envelope, so here the payload is
+ * checked against its command type's schema (`payload_invalid` when it does not match). A
+ * recipient send carries `{ text }` only: the server dropped every other key when it stored it.
+ */
+export function validate(command: DispatchedCommand): Validation {
+  const { target } = command;
+  const wrongTarget = (): Validation => ({ ok: false, code: 'invalid_target', detail: `${command.type} cannot take a target of kind "${target.kind}"` });
+
+  if (command.type === 'message.send') {
+    if (target.kind === 'recipient') {
+      const payload = parse(schemas.zRecipientSendPayload, command.payload);
+      return payload.ok ? { ok: true, plan: { type: 'message.send', target: 'recipient', recipientExternalId: target.recipientExternalId, text: payload.data.text } } : payload;
+    }
+    if (target.kind !== 'conversation') return wrongTarget();
+    // zMessageSendPayload is Text | Rich. Only Rich has `kind` and Text is strict, so at most one
+    // branch can match: checking that branch alone accepts the same payloads and names the field at fault.
+    const schema = 'kind' in command.payload ? schemas.zRichPayload : schemas.zTextPayload;
+    const payload = parse<MessageSendPayload>(schema, command.payload);
+    return payload.ok ? { ok: true, plan: { type: 'message.send', target: 'conversation', conversation: ref(target), payload: payload.data } } : payload;
+  }
+
+  if (command.type === 'group.create') {
+    if (target.kind !== 'participants') return wrongTarget();
+    const payload = parse(schemas.zGroupCreatePayload, command.payload);
+    return payload.ok ? { ok: true, plan: { type: 'group.create', participants: target.participantExternalIds, payload: payload.data } } : payload;
+  }
+
+  if (target.kind !== 'conversation') return wrongTarget();
+  const conversation = ref(target);
+  switch (command.type) {
+    case 'reaction.tapback': {
+      const payload = parse(schemas.zReactionTapbackPayload, command.payload);
+      return payload.ok ? { ok: true, plan: { type: command.type, conversation, payload: payload.data } } : payload;
+    }
+    case 'reaction.apply': {
+      const payload = parse(schemas.zReactionApplyPayload, command.payload);
+      return payload.ok ? { ok: true, plan: { type: command.type, conversation, payload: payload.data } } : payload;
+    }
+    case 'name_photo.share': {
+      const payload = parse(schemas.zNamePhotoSharePayload, command.payload);
+      return payload.ok ? { ok: true, plan: { type: command.type, conversation } } : payload;
+    }
+    case 'group.update': {
+      const payload = parse(schemas.zGroupUpdatePayload, command.payload);
+      return payload.ok ? { ok: true, plan: { type: command.type, conversation, payload: payload.data } } : payload;
+    }
+    case 'group.leave': {
+      const payload = parse(schemas.zGroupLeavePayload, command.payload);
+      return payload.ok ? { ok: true, plan: { type: command.type, conversation } } : payload;
+    }
+  }
+}
+
+function ref(target: Extract<DispatchedCommand['target'], { kind: 'conversation' }>): ConversationRef {
+  return {
+    externalId: target.externalId,
+    kind: target.conversationKind,
+    participants: target.participants,
+    membershipVersion: target.membershipVersion,
+  };
+}
