@@ -60,13 +60,6 @@ const migrations: string[] = [
   ) STRICT;
   CREATE INDEX commands_queue ON commands(account_id, status, id);
 
-  CREATE TABLE command_history (
-    command_id TEXT NOT NULL REFERENCES commands(id),
-    status TEXT NOT NULL,
-    at INTEGER NOT NULL
-  ) STRICT;
-  CREATE INDEX command_history_command ON command_history(command_id);
-
   CREATE TABLE idempotency_keys (
     account_id TEXT NOT NULL,
     key TEXT NOT NULL,

@@ -47,6 +47,7 @@ export class SqliteStore implements Store {
   /** Rows every command's intake reads (credential, conversation, pause, lease), kept until they change. */
   private readonly cache = new Map<string, unknown>();
   private cacheVersion = -1;
+  private versionChecked = false;
 
   constructor(options: SqliteOptions) {
     const inMemory = options.dataDir === ':memory:';
@@ -73,10 +74,15 @@ export class SqliteStore implements Store {
    * (PRAGMA data_version: the operator CLI, a second server) changed the database.
    */
   private cached<T>(key: string, load: () => T): T {
-    const { data_version: version } = this.sql('PRAGMA data_version').get() as { data_version: number };
-    if (version !== this.cacheVersion) {
-      this.cache.clear();
-      this.cacheVersion = version;
+    if (!this.versionChecked) {
+      // Once per event-loop turn: what another process commits shows within a turn.
+      const { data_version: version } = this.sql('PRAGMA data_version').get() as { data_version: number };
+      if (version !== this.cacheVersion) {
+        this.cache.clear();
+        this.cacheVersion = version;
+      }
+      this.versionChecked = true;
+      setImmediate(() => { this.versionChecked = false; });
     }
     if (this.cache.has(key)) return this.cache.get(key) as T;
     const value = load();
@@ -102,13 +108,13 @@ export class SqliteStore implements Store {
       this.commitScheduled = new Promise((resolve) => setImmediate(() => { this.commit(); resolve(); }));
     }
     let result: T;
-    this.db.exec('SAVEPOINT w');
+    this.sql('SAVEPOINT w').run();
     try {
       result = fn();
-      this.db.exec('RELEASE w');
+      this.sql('RELEASE w').run();
     } catch (error) {
-      this.db.exec('ROLLBACK TO w');
-      this.db.exec('RELEASE w');
+      this.sql('ROLLBACK TO w').run();
+      this.sql('RELEASE w').run();
       return Promise.reject(error);
     }
     const group = this.group;
@@ -314,7 +320,6 @@ export class SqliteStore implements Store {
         input.id, input.accountId, input.type, input.routingPath, JSON.stringify(input.target), JSON.stringify(input.payload),
         input.logicalActionId, input.idempotencyKey, input.conversationId, input.createdAt,
       );
-      this.sql("INSERT INTO command_history (command_id, status, at) VALUES (?, 'queued', ?)").run(input.id, input.createdAt);
       if (input.idempotencyKey !== null) {
         this.sql('INSERT INTO idempotency_keys (account_id, key, command_id, created_at) VALUES (?, ?, ?, ?)')
           .run(input.accountId, input.idempotencyKey, input.id, input.createdAt);
@@ -341,10 +346,14 @@ export class SqliteStore implements Store {
   }
 
   commandHistory(id: string): Promise<StatusChange[]> {
-    return this.read(() =>
-      this.sql('SELECT status, at FROM command_history WHERE command_id = ? ORDER BY rowid').all(id)
-        .map((r) => ({ status: r.status as StatusChange['status'], at: Number(r.at) })),
-    );
+    // A command is queued once and settled at most once, so its history is its two timestamps.
+    return this.read(() => {
+      const row = this.sql('SELECT status, created_at, settled_at FROM commands WHERE id = ?').get(id);
+      if (!row) return [];
+      const history: StatusChange[] = [{ status: 'queued', at: Number(row.created_at) }];
+      if (row.settled_at !== null) history.push({ status: row.status as StatusChange['status'], at: Number(row.settled_at) });
+      return history;
+    });
   }
 
   dispatchCommands(accountId: string, epoch: number, max: number): Promise<CommandRecord[]> {
@@ -378,7 +387,6 @@ export class SqliteStore implements Store {
       }
       this.sql('UPDATE commands SET status = ?, error_code = ?, detail = ?, settled_at = ? WHERE id = ?')
         .run(s.status, s.errorCode, s.detail, s.at, s.commandId);
-      this.sql('INSERT INTO command_history (command_id, status, at) VALUES (?, ?, ?)').run(s.commandId, s.status, s.at);
       const settled: CommandRecord = { ...current, status: s.status, errorCode: s.errorCode, settledAt: s.at };
       const [event] = this.insertEvents(s.accountId, [{ type: 'command.settled', time: s.at, data: s.eventData(settled) }]);
       return { outcome: 'settled', command: settled, event: event! };
