@@ -400,6 +400,17 @@ describe('routing paths and Idempotency-Key', () => {
 });
 
 describe('acknowledgement and reading a command back', () => {
+  it('a recipient send shows the conversation it created once the platform announces it', async () => {
+    const res = await send({ target: { kind: 'recipient', recipientExternalId: 'first.contact@example.com' }, payload: { text: 'hi' } });
+    const read = async () => (await (await fetch(`${server.url}/v1/commands/${res.body.commandId}`, { headers: headers(acct.apiKey) })).json()) as any;
+    expect((await read()).conversationId).toBeNull();
+    await acct.host.report([{ type: 'conversation.appeared', externalId: `new-${res.body.commandId}`, conversationKind: 'direct', name: null, participants: ['first.contact@example.com'], commandId: res.body.commandId }]);
+    const created = await server.services.store.findConversationByExternalId(acct.accountId, `new-${res.body.commandId}`);
+    const command = await read();
+    expect(command.conversationId).toBe(created!.id);
+    expectSpecResponse('/v1/commands/{commandId}', 'get', 200, command);
+  });
+
   it('the 202 body is exactly commandId, status and disposition; commandId is a UUIDv7', async () => {
     const res = await send(toDirect());
     expect(Object.keys(res.body).sort()).toEqual(['commandId', 'disposition', 'status']);

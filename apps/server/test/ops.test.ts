@@ -72,3 +72,22 @@ describe('operating the server', () => {
     expect(text).toMatch(/switchboard_stream_subscribers \d/);
   });
 });
+
+describe('shutting down', () => {
+  it('answers an open dispatch poll at once and exits promptly on SIGTERM', async () => {
+    const other = await startServer();
+    try {
+      const account = await other.account();
+      const host = await new TestHost(other.url, account.connectorKey).lease();
+      const poll = host.call('dispatch', { epoch: host.epoch, waitMs: 20_000 });
+      // The poll is waiting once the server has logged nothing for it; give it a moment to park.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const started = Date.now();
+      await other.stop();
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(await poll).toEqual({ status: 200, body: { commands: [] } });
+    } finally {
+      removeDataDir(other.dataDir);
+    }
+  });
+});

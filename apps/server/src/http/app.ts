@@ -59,7 +59,7 @@ export function buildApp(services: Services): FastifyInstance {
   app.setNotFoundHandler((request, reply) => sendError(reply, 404, 'not_found', `no route for ${request.method} ${request.url}`));
   app.setErrorHandler((error, request, reply) => {
     request.log.error({ err: error }, 'unhandled error');
-    return sendError(reply, 500, 'internal', 'something went wrong; nothing was written');
+    return sendError(reply, 500, 'internal', 'an unexpected error; read the resource back before retrying');
   });
 
   app.get('/healthz', async () => ({ status: 'ok' }));

@@ -103,7 +103,8 @@ export function commandEndpoint(services: Services): (req: IncomingMessage, res:
       json(202, result.acknowledgement);
     } catch (error) {
       log.error({ err: error, reqId: requestId }, 'unhandled error');
-      if (!res.headersSent) fail(500, 'internal', 'something went wrong; nothing was written');
+      // Not a store failure (intake answers those itself): the command may have been stored.
+      if (!res.headersSent) fail(500, 'internal', 'an unexpected error; the command may have been stored, so retry only with an Idempotency-Key');
       else res.destroy();
     }
   }

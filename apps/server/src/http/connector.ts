@@ -72,6 +72,14 @@ async function resolve(services: Services, command: CommandRecord): Promise<Disp
 /** The server side of specs/openapi/connector.yaml: leases, dispatch, settlements, platform events. */
 export function registerConnectorRoutes(app: FastifyInstance, services: Services): void {
   const { store, clock, config } = services;
+  // Shutting down answers open polls at once, empty, and waits for those answers to be sent, so
+  // their connections are idle (and closed) when the server closes.
+  const closing = new AbortController();
+  const polls = new Set<Promise<unknown>>();
+  app.addHook('preClose', async () => {
+    closing.abort();
+    await Promise.allSettled(polls);
+  });
 
   app.post('/v1/connector/lease', async (request, reply) => {
     const accountId = await authenticate(services, request, reply, 'connector');
@@ -119,6 +127,14 @@ export function registerConnectorRoutes(app: FastifyInstance, services: Services
     const abort = new AbortController();
     request.raw.once('close', () => abort.abort());
     reply.raw.once('close', () => abort.abort());
+    const onClosing = () => abort.abort();
+    closing.signal.addEventListener('abort', onClosing, { once: true });
+    const sent = new Promise((resolve) => reply.raw.once('close', resolve));
+    polls.add(sent);
+    void sent.then(() => {
+      polls.delete(sent);
+      closing.signal.removeEventListener('abort', onClosing);
+    });
     const deadline = clock.now() + (body.waitMs ?? 20_000);
     for (;;) {
       const lease = await store.liveLease(accountId, clock.now());

@@ -33,6 +33,7 @@ export async function sendCommand(services: Services, accountId: string, command
     payload: command.payload,
     logicalActionId: command.logicalActionId,
     idempotencyKey: command.idempotencyKey,
+    conversationId: command.conversationId,
     errorCode: command.errorCode,
     createdAt: iso(command.createdAt),
     settledAt: command.settledAt === null ? null : iso(command.settledAt),

@@ -670,6 +670,12 @@ export interface components {
             logicalActionId: string;
             /** @description The key the agent-turn path honoured, else null. */
             idempotencyKey?: string | null;
+            /**
+             * Format: uuid
+             * @description The conversation the command acted on, or the one it created (a recipient send or a
+             *     group.create, once the platform confirmed it); null until there is one.
+             */
+            conversationId: string | null;
             /** @description Null unless the command settled `failed`. */
             errorCode: components["schemas"]["SettlementCode"] | null;
             /** Format: date-time */

@@ -490,6 +490,7 @@ export const zCommand = z.object({
     payload: z.record(z.string(), z.unknown()),
     logicalActionId: z.string(),
     idempotencyKey: z.string().nullish(),
+    conversationId: z.uuid().nullable(),
     errorCode: zSettlementCode.nullable(),
     createdAt: z.iso.datetime({ offset: true }),
     settledAt: z.iso.datetime({ offset: true }).nullable(),

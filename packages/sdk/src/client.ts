@@ -1,0 +1,243 @@
+import createClient from 'openapi-fetch';
+import type { paths } from '@switchboard/contracts';
+import { randomId, systemClock, type Clock } from './clock.ts';
+import { streamEvents, CURSOR, type EventsOptions } from './events.ts';
+import { call, type Context } from './http.ts';
+import { sendRichToNewContact, type NewContact, type RichToNewContactOptions, type RichToNewContactResult } from './recipe.ts';
+import { defaultRetry, type RetryOptions } from './retry.ts';
+import { routingPathOf } from './routing.ts';
+import { awaitSettlement, type CommandOutcome, type SettledOptions } from './settled.ts';
+import type {
+  Acknowledgement,
+  Attachment,
+  CapabilityReport,
+  Command,
+  CommandType,
+  Conversation,
+  ConversationPage,
+  EventPage,
+  GroupCreateRequest,
+  GroupLeaveRequest,
+  GroupUpdateRequest,
+  NamePhotoShareRequest,
+  ReactionRequest,
+  RichPayload,
+  SendToConversation,
+  SendToRecipient,
+  StreamItem,
+  TapbackRequest,
+} from './types.ts';
+
+export interface ClientOptions {
+  /** The service's base URL, e.g. `http://127.0.0.1:7300`. */
+  baseUrl: string;
+  /** An account API key (`Authorization: Bearer <API_KEY>`). */
+  apiKey: string;
+  /** Defaults to the global fetch. Called with a Request. */
+  fetch?: (request: Request) => Promise<Response>;
+  /** Automatic retries; see the README for which failures are retried on which routing path. */
+  retry?: RetryOptions;
+  /** Per attempt, until the response headers arrive. Default 30 s. */
+  timeoutMs?: number;
+  /** Check payloads locally against the contracts' schemas before sending. Default false. */
+  validate?: boolean;
+  /** Time source (tests). */
+  clock?: Clock;
+  /** Uniform in [0, 1), for backoff jitter (tests). */
+  random?: () => number;
+  /** Makes an Idempotency-Key for an agent-turn command sent without one. Default: a random UUID. */
+  idempotencyKey?: () => string;
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+}
+
+/**
+ * Options of an agent-turn command. The SDK sends an Idempotency-Key with every one (its own
+ * random UUID unless you pass one) and reuses it across its retries, so a retry is adopted by the
+ * service instead of sent twice. Pass your own key to make retries across process restarts safe
+ * too (e.g. derived from the inbound message you are answering).
+ */
+export interface AgentTurnOptions extends RequestOptions {
+  idempotencyKey?: string;
+}
+
+/**
+ * The Switchboard client. Commands return the acknowledgement (202): the command is queued, not
+ * done. Await its outcome with `settled()`, or read it from `events()`.
+ */
+export class SwitchboardClient {
+  readonly #ctx: Context;
+  readonly #validate: boolean;
+  readonly #newKey: () => string;
+
+  constructor(options: ClientOptions) {
+    const api = createClient<paths>({
+      baseUrl: options.baseUrl,
+      headers: { Authorization: `Bearer ${options.apiKey}` },
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
+    this.#ctx = {
+      api,
+      clock: options.clock ?? systemClock,
+      random: options.random ?? Math.random,
+      retry: { ...defaultRetry, ...options.retry },
+      timeoutMs: options.timeoutMs ?? 30_000,
+    };
+    this.#validate = options.validate ?? false;
+    this.#newKey = options.idempotencyKey ?? randomId;
+  }
+
+  async #command(type: CommandType, body: { target: { kind: string } }, options: AgentTurnOptions): Promise<Acknowledgement> {
+    // Loaded on first use: the zod schemas are most of the contracts' weight, and a client that
+    // does not validate should not download them.
+    if (this.#validate) (await import('./validate.ts')).validateCommand(type, body);
+    const path = routingPathOf(type, body.target);
+    // Decided once, before the first attempt, so every retry carries the same key.
+    const key = path === 'agent-turn' ? (options.idempotencyKey ?? this.#newKey()) : undefined;
+    const { data } = await call(
+      this.#ctx,
+      path,
+      (signal) =>
+        // One generic call for the seven endpoints; the public methods carry the precise types.
+        this.#ctx.api.POST(`/v1/commands/${type}` as '/v1/commands/message.send', {
+          body: body as SendToConversation,
+          params: key === undefined ? {} : { header: { 'Idempotency-Key': key } },
+          signal,
+        }),
+      options.signal,
+    );
+    return data;
+  }
+
+  /** message.send to a conversation: the agent-turn path (honours Idempotency-Key, retried safely). */
+  sendMessage(request: SendToConversation, options?: AgentTurnOptions): Promise<Acknowledgement>;
+  /**
+   * message.send to a recipient (a new contact): the admin path. Plain text only; not retried
+   * once the service may have acted, because a retry would send the message twice.
+   */
+  sendMessage(request: SendToRecipient, options?: RequestOptions): Promise<Acknowledgement>;
+  sendMessage(request: SendToConversation | SendToRecipient, options: AgentTurnOptions = {}): Promise<Acknowledgement> {
+    return this.#command('message.send', request, options);
+  }
+
+  /** reaction.tapback: react to any message, in a DM or a group (agent-turn). */
+  applyTapback(request: TapbackRequest, options: AgentTurnOptions = {}): Promise<Acknowledgement> {
+    return this.#command('reaction.tapback', request, options);
+  }
+
+  /** reaction.apply: react to the newest incoming message of a DM (agent-turn). */
+  applyReaction(request: ReactionRequest, options: AgentTurnOptions = {}): Promise<Acknowledgement> {
+    return this.#command('reaction.apply', request, options);
+  }
+
+  /** name_photo.share: offer the account's contact card in a DM (agent-turn). */
+  shareNamePhoto(request: NamePhotoShareRequest, options: AgentTurnOptions = {}): Promise<Acknowledgement> {
+    return this.#command('name_photo.share', request, options);
+  }
+
+  /** group.create (admin path: a retry would create a second group). */
+  createGroup(request: GroupCreateRequest, options: RequestOptions = {}): Promise<Acknowledgement> {
+    return this.#command('group.create', request, options);
+  }
+
+  /** group.update: rename, add or remove a participant (admin path). */
+  updateGroup(request: GroupUpdateRequest, options: RequestOptions = {}): Promise<Acknowledgement> {
+    return this.#command('group.update', request, options);
+  }
+
+  /** group.leave (admin path). */
+  leaveGroup(request: GroupLeaveRequest, options: RequestOptions = {}): Promise<Acknowledgement> {
+    return this.#command('group.leave', request, options);
+  }
+
+  /** A command's current status and settlement. */
+  async getCommand(commandId: string, options: RequestOptions = {}): Promise<Command> {
+    const { api } = this.#ctx;
+    const { data } = await call(this.#ctx, 'read', (signal) => api.GET('/v1/commands/{commandId}', { params: { path: { commandId } }, signal }), options.signal);
+    return data;
+  }
+
+  /** A page of the account's conversations, newest first. Pass `nextCursor` as `cursor` for the next. */
+  async listConversations(query: { limit?: number; cursor?: string } = {}, options: RequestOptions = {}): Promise<ConversationPage> {
+    const { api } = this.#ctx;
+    const { data } = await call(this.#ctx, 'read', (signal) => api.GET('/v1/conversations', { params: { query }, signal }), options.signal);
+    return data;
+  }
+
+  async getConversation(conversationId: string, options: RequestOptions = {}): Promise<Conversation> {
+    const { api } = this.#ctx;
+    const { data } = await call(this.#ctx, 'read', (signal) => api.GET('/v1/conversations/{conversationId}', { params: { path: { conversationId } }, signal }), options.signal);
+    return data;
+  }
+
+  /** What the account's live connector host declared. `no_live_connector` (503) when none holds a lease. */
+  async getCapabilities(options: RequestOptions = {}): Promise<CapabilityReport> {
+    const { api } = this.#ctx;
+    const { data } = await call(this.#ctx, 'read', (signal) => api.GET('/v1/capabilities', { signal }), options.signal);
+    return data;
+  }
+
+  /** Downloads an inbound attachment (see `message.received` → `data.attachments`). */
+  async getAttachment(attachmentId: string, options: RequestOptions = {}): Promise<Attachment> {
+    const { api } = this.#ctx;
+    const { data, response } = await call(
+      this.#ctx,
+      'read',
+      (signal) => api.GET('/v1/attachments/{attachmentId}', { params: { path: { attachmentId } }, parseAs: 'arrayBuffer', signal }),
+      options.signal,
+    );
+    const disposition = response.headers.get('content-disposition') ?? '';
+    const fileName = /filename="([^"]*)"/.exec(disposition)?.[1];
+    return { bytes: new Uint8Array(data), mimeType: response.headers.get('content-type') ?? 'application/octet-stream', fileName };
+  }
+
+  /**
+   * One page of the stream's JSON form: at most `limit` events after `after`. For runtimes that
+   * cannot hold a connection open; `events()` is the live form.
+   */
+  async eventPage(query: { after?: string; limit?: number } = {}, options: RequestOptions = {}): Promise<EventPage> {
+    if (query.after !== undefined && !CURSOR.test(query.after)) throw new TypeError(`after must be an event id, got "${query.after}"`);
+    const { api } = this.#ctx;
+    const { data } = await call(
+      this.#ctx,
+      'read',
+      (signal) => api.GET('/v1/events', { params: { query }, headers: { accept: 'application/json' }, signal }),
+      options.signal,
+    );
+    // The OpenAPI document types page items loosely; their shapes are the stream's (AsyncAPI).
+    return data as EventPage;
+  }
+
+  /**
+   * The response stream: every event of the account, in order, each once, across reconnects.
+   * `reset` is yielded when the resume point was older than retention.
+   *
+   * ```ts
+   * for await (const event of client.events({ after: savedCursor, signal })) {
+   *   if (event.type === 'message.received') ...
+   * }
+   * ```
+   */
+  events(options: EventsOptions = {}): AsyncGenerator<StreamItem, void, undefined> {
+    return streamEvents(this.#ctx, options);
+  }
+
+  /**
+   * Awaits a command's settlement: `succeeded`, or `failed` with its settlement code. Throws
+   * SettlementTimeoutError after `timeoutMs`.
+   */
+  settled(commandId: string, options: SettledOptions = {}): Promise<CommandOutcome> {
+    return awaitSettlement(this, this.#ctx.clock, commandId, options);
+  }
+
+  /**
+   * Rich content to someone the account has no conversation with: sends `contact.text` as a
+   * recipient send, waits for the conversation to appear on the stream, then sends `payload`
+   * into it.
+   */
+  sendRichToNewContact(contact: NewContact, payload: RichPayload, options: RichToNewContactOptions = {}): Promise<RichToNewContactResult> {
+    return sendRichToNewContact(this, this.#ctx.clock, contact, payload, options);
+  }
+}

@@ -1,0 +1,157 @@
+import { linkedController, type Clock } from './clock.ts';
+import { SwitchboardError, UnexpectedResponseError } from './errors.ts';
+import { responseFailure, type Context } from './http.ts';
+import { retryDelay } from './retry.ts';
+import { SseParser, type SseMessage } from './sse.ts';
+import type { StreamEvent, StreamEventType, StreamItem, StreamReset } from './types.ts';
+
+export interface EventsOptions {
+  /** Start after this event id. `'0'` (the default) is the start of the retained log. */
+  after?: string;
+  /** Aborting ends the iteration (no error) and closes the connection. */
+  signal?: AbortSignal;
+  /**
+   * Reconnect when nothing, not even a heartbeat, arrived for this long. The service sends a
+   * heartbeat at least every 15 s; the default of 45 s tolerates two lost ones.
+   */
+  idleTimeoutMs?: number;
+}
+
+export const CURSOR = /^\d{1,19}$/;
+
+// The event types this SDK knows, checked against the contracts at compile time. A newer service
+// may add types; they are skipped (the cursor still moves past them) so an exhaustive `switch`
+// in the caller's code stays exhaustive.
+const known = {
+  'command.settled': true,
+  'conversation.appeared': true,
+  'message.received': true,
+  'message.sent': true,
+  'group.renamed': true,
+  'group.participants_changed': true,
+} satisfies Record<StreamEventType, true>;
+
+/** Statuses that reconnecting cannot fix: the request itself is wrong or unauthorised. */
+function isFatal(status: number): boolean {
+  return status >= 400 && status < 500 && status !== 408 && status !== 429;
+}
+
+function isAfter(id: string, cursor: string): boolean {
+  return BigInt(id) > BigInt(cursor);
+}
+
+const IDLE = Symbol('idle');
+
+async function readWithin(reader: ReadableStreamDefaultReader<Uint8Array>, ms: number, clock: Clock): Promise<Uint8Array | undefined> {
+  const timer = new AbortController();
+  try {
+    const result = await Promise.race([reader.read(), clock.sleep(ms, timer.signal).then((): typeof IDLE => IDLE, (): typeof IDLE => IDLE)]);
+    if (result === IDLE || result.done) return undefined;
+    return result.value;
+  } finally {
+    timer.abort();
+  }
+}
+
+/** An event id as the stream must carry it; anything else is not the service's stream. */
+function eventId(value: unknown, message: SseMessage): string {
+  if (typeof value === 'string' && CURSOR.test(value)) return value;
+  throw new UnexpectedResponseError(200, `event ${message.event} has no valid id: ${JSON.stringify(value)}`);
+}
+
+function parseJson(message: SseMessage): unknown {
+  try {
+    return JSON.parse(message.data);
+  } catch {
+    throw new UnexpectedResponseError(200, `event ${message.id || message.event} has data that is not JSON: ${message.data}`);
+  }
+}
+
+/**
+ * The response stream as an async iterator. Reconnects after any drop with `Last-Event-ID` set to
+ * the last event it yielded, so each event arrives once, in order; a half-received event is
+ * discarded with its connection and arrives whole after the reconnect. Heartbeats keep the idle
+ * timer alive and are not yielded. Throws only what reconnecting cannot fix (a 4xx such as
+ * `unauthenticated`) or a malformed event.
+ */
+export async function* streamEvents(ctx: Context, options: EventsOptions = {}): AsyncGenerator<StreamItem, void, undefined> {
+  const { signal } = options;
+  let cursor = options.after ?? '0';
+  if (!CURSOR.test(cursor)) throw new TypeError(`after must be an event id (decimal digits), got "${cursor}"`);
+  const idleMs = options.idleTimeoutMs ?? 45_000;
+  let failures = 0;
+  let serverRetryMs: number | undefined;
+
+  while (!signal?.aborted) {
+    const connection = linkedController(signal);
+    let healthy = false;
+    let retryAfterMs: number | undefined;
+    try {
+      const { data: body, error, response } = await ctx.api.GET('/v1/events', {
+        parseAs: 'stream',
+        params: { header: { 'Last-Event-ID': cursor } },
+        headers: { accept: 'text/event-stream' },
+        signal: connection.signal,
+      });
+      if (!response.ok || !body) {
+        const failed = responseFailure(response, error, ctx.clock.now());
+        if (isFatal(response.status)) throw failed.error;
+        retryAfterMs = failed.retryAfterMs;
+      } else if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+        // Something between here and the service answered in its own way; reconnecting would
+        // get the same answer.
+        throw new UnexpectedResponseError(response.status, `expected text/event-stream, got ${response.headers.get('content-type')}`);
+      } else {
+        const reader = body.getReader();
+        const decoder = new TextDecoder();
+        const parser = new SseParser();
+        try {
+          for (;;) {
+            const chunk = await readWithin(reader, idleMs, ctx.clock);
+            if (chunk === undefined) break;
+            healthy = true;
+            for (const message of parser.feed(decoder.decode(chunk, { stream: true }))) {
+              if (message.event === 'reset') {
+                const reset = parseJson(message) as StreamReset;
+                // The service continues from the oldest retained event; resuming from just before
+                // it keeps a reconnect from announcing the same reset again.
+                cursor = (BigInt(eventId(reset.oldestId, message)) - 1n).toString();
+                yield { type: 'reset', data: reset };
+                continue;
+              }
+              const event = parseJson(message) as StreamEvent;
+              const id = eventId(message.id || event.id, message);
+              // Exactly once even if a proxy replays part of the stream.
+              if (!isAfter(id, cursor)) continue;
+              cursor = id;
+              if (Object.hasOwn(known, event.type)) yield event;
+            }
+            if (parser.retry !== undefined) serverRetryMs = parser.retry;
+          }
+        } finally {
+          reader.cancel().catch(() => undefined);
+        }
+      }
+    } catch (error) {
+      if (signal?.aborted) return;
+      // The SDK's own errors here are fatal (a 4xx, a malformed event); anything else is the
+      // connection failing, and the answer to that is to reconnect.
+      if (error instanceof SwitchboardError || error instanceof UnexpectedResponseError) throw error;
+    } finally {
+      connection.abort();
+    }
+
+    // After a connection that worked, come back at once (within the service's `retry:` hint);
+    // after failures, back off exponentially (or as Retry-After says) so a down service is not
+    // hammered.
+    failures = healthy ? 0 : failures + 1;
+    const delay = healthy
+      ? Math.floor(ctx.random() * (serverRetryMs ?? ctx.retry.baseDelayMs))
+      : (retryDelay(failures - 1, retryAfterMs, ctx.retry, ctx.random) ?? ctx.retry.maxDelayMs);
+    try {
+      await ctx.clock.sleep(delay, signal);
+    } catch {
+      return;
+    }
+  }
+}

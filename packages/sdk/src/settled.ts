@@ -1,0 +1,59 @@
+import type { SettlementCode } from '@switchboard/contracts';
+import { linkedController, type Clock } from './clock.ts';
+import { SettlementTimeoutError } from './errors.ts';
+import type { SwitchboardClient } from './client.ts';
+
+export interface SettledOptions {
+  /** Give up after this long with SettlementTimeoutError. Default 60 s. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /**
+   * A stream cursor from before the command was sent. With it, the command event is awaited on
+   * the stream; without it, GET /v1/commands/{id} is polled (100 ms, doubling to 2 s). Reads
+   * are not rate limited.
+   */
+  after?: string;
+}
+
+/** How a command settled: `succeeded`, or `failed` with its settlement code. */
+export type CommandOutcome =
+  | { commandId: string; status: 'succeeded'; errorCode: null }
+  | { commandId: string; status: 'failed'; errorCode: SettlementCode };
+
+function outcome(commandId: string, status: 'succeeded' | 'failed', errorCode: SettlementCode | null): CommandOutcome {
+  return status === 'succeeded' ? { commandId, status, errorCode: null } : { commandId, status, errorCode: errorCode! };
+}
+
+async function poll(client: SwitchboardClient, clock: Clock, commandId: string, signal: AbortSignal): Promise<CommandOutcome> {
+  for (let interval = 100; ; interval = Math.min(2_000, interval * 2)) {
+    const command = await client.getCommand(commandId, { signal });
+    if (command.status !== 'queued') return outcome(commandId, command.status, command.errorCode);
+    await clock.sleep(interval, signal);
+  }
+}
+
+async function watch(client: SwitchboardClient, commandId: string, after: string, signal: AbortSignal): Promise<CommandOutcome> {
+  for await (const item of client.events({ after, signal })) {
+    if (item.type === 'command.settled' && item.data.commandId === commandId) {
+      return outcome(commandId, item.data.status, item.data.errorCode);
+    }
+  }
+  // The iteration only ends when the signal aborts.
+  throw signal.reason;
+}
+
+/** Awaits the command event of `commandId`; see SwitchboardClient.settled. */
+export async function awaitSettlement(client: SwitchboardClient, clock: Clock, commandId: string, options: SettledOptions = {}): Promise<CommandOutcome> {
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const stop = linkedController(options.signal);
+  try {
+    return await Promise.race([
+      clock.sleep(timeoutMs, stop.signal).then(() => {
+        throw new SettlementTimeoutError(commandId, 'command.settled', timeoutMs);
+      }),
+      options.after === undefined ? poll(client, clock, commandId, stop.signal) : watch(client, commandId, options.after, stop.signal),
+    ]);
+  } finally {
+    stop.abort();
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * The SDK's public types, all derived from the contracts (specs/): a field renamed in the spec
+ * changes these types, and code that uses the old name stops compiling.
+ */
+import type { components, EventComponents, paths } from '@switchboard/contracts';
+
+type Schemas = components['schemas'];
+type EventSchemas = EventComponents['schemas'];
+
+/** The JSON request body of a command endpoint, exactly as the spec declares it. */
+export type CommandBody<P extends keyof paths> = paths[P] extends {
+  post: { requestBody: { content: { 'application/json': infer Body } } };
+}
+  ? Body
+  : never;
+
+type KeysOfUnion<U> = U extends unknown ? keyof U : never;
+
+/**
+ * Each member of a union, with the keys that only other members have declared as `never`. An
+ * object literal then matches exactly one member: `{ text, effect }` without `kind` is a
+ * compile error instead of passing as plain text with a stray field.
+ */
+export type Exclusive<U, All = U> = U extends unknown ? U & { [K in Exclude<KeysOfUnion<All>, keyof U>]?: never } : never;
+
+export type Acknowledgement = Schemas['Acknowledgement'];
+export type Disposition = Schemas['Disposition'];
+export type CommandStatus = Schemas['CommandStatus'];
+export type CommandType = Schemas['CommandType'];
+export type RoutingPath = Schemas['RoutingPath'];
+export type Command = Schemas['Command'];
+export type Conversation = Schemas['Conversation'];
+export type ConversationPage = Schemas['ConversationPage'];
+export type CapabilityReport = Schemas['CapabilityReport'];
+export type Capability = Schemas['Capability'];
+
+export type ConversationTarget = Schemas['ConversationTarget'];
+export type RecipientTarget = Schemas['RecipientTarget'];
+export type ParticipantsTarget = Schemas['ParticipantsTarget'];
+
+export type ScreenEffect = Schemas['ScreenEffect'];
+export type Tapback = Schemas['Tapback'];
+export type TextPayload = Schemas['TextPayload'];
+/** The rich kinds of message.send, discriminated by `kind`. */
+export type RichPayload = Exclusive<Schemas['RichPayload']>;
+/** A message.send payload into a conversation: plain text (no `kind`) or a rich kind. */
+export type MessagePayload = Exclusive<Schemas['MessageSendPayload']>;
+/** A recipient send carries plain text only; the service discards every other key. */
+export type RecipientSendPayload = Schemas['RecipientSendPayload'];
+export type GroupUpdatePayload = Exclusive<Schemas['GroupUpdatePayload']>;
+
+/** message.send to an existing conversation: the agent-turn path. */
+export interface SendToConversation {
+  target: ConversationTarget;
+  payload: MessagePayload;
+}
+/** message.send to a new contact: the admin path, plain text only. */
+export interface SendToRecipient {
+  target: RecipientTarget;
+  payload: RecipientSendPayload;
+}
+export type TapbackRequest = CommandBody<'/v1/commands/reaction.tapback'>;
+export type ReactionRequest = CommandBody<'/v1/commands/reaction.apply'>;
+export type NamePhotoShareRequest = CommandBody<'/v1/commands/name_photo.share'>;
+export type GroupCreateRequest = CommandBody<'/v1/commands/group.create'>;
+export interface GroupUpdateRequest {
+  target: ConversationTarget;
+  payload: GroupUpdatePayload;
+}
+export type GroupLeaveRequest = CommandBody<'/v1/commands/group.leave'>;
+
+export type StreamEventType = EventSchemas['EventType'];
+/** Any event of the response stream, discriminated by `type`. */
+export type StreamEvent = EventSchemas['StreamEvent'];
+export type CommandSettledEvent = EventSchemas['CommandSettledEvent'];
+export type ConversationAppearedEvent = EventSchemas['ConversationAppearedEvent'];
+export type MessageReceivedEvent = EventSchemas['MessageReceivedEvent'];
+export type MessageSentEvent = EventSchemas['MessageSentEvent'];
+export type GroupRenamedEvent = EventSchemas['GroupRenamedEvent'];
+export type GroupParticipantsChangedEvent = EventSchemas['GroupParticipantsChangedEvent'];
+export type StreamReset = EventSchemas['StreamReset'];
+
+/**
+ * What `events()` yields: the account's events, and `reset` when the resume point was older
+ * than retention (events were missed; re-read state). `reset` is not an account event and has
+ * no id.
+ */
+export type StreamItem = StreamEvent | { type: 'reset'; data: StreamReset };
+
+/** A page of the stream's JSON form. */
+export interface EventPage {
+  events: StreamEvent[];
+  /** Pass as `after` for the next page; equals `after` when there was nothing new. */
+  nextAfter: string;
+}
+
+/** Error bodies that carry more than `{ error, message, requestId }`. */
+export type AddressErrorBody = Schemas['AddressError'];
+export type RateLimitedErrorBody = Schemas['RateLimitedError'];
+export type UnknownCommandErrorBody = Schemas['UnknownCommandError'];
+export type CursorExpiredErrorBody = Schemas['CursorExpiredError'];
+
+/** An inbound attachment's bytes, as the platform delivered them. */
+export interface Attachment {
+  bytes: Uint8Array;
+  mimeType: string;
+  /** From Content-Disposition, when the service sent one. */
+  fileName: string | undefined;
+}

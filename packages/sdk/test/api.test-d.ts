@@ -1,0 +1,149 @@
+/**
+ * The SDK's typed surface, checked by the compiler: a misspelled field, a bad enum or a payload on
+ * the wrong routing path is a compile error. A copy of this file as released lives under
+ * test/compat/<version>/ and must keep compiling against later SDKs (see test/compat/README.md).
+ */
+import { describe, expectTypeOf, it } from 'vitest';
+import type { paths } from '@switchboard/contracts';
+import {
+  SwitchboardClient,
+  SwitchboardError,
+  type Acknowledgement,
+  type CommandOutcome,
+  type ErrorCode,
+  type SettlementCode,
+  type StreamItem,
+} from '@switchboard/sdk';
+
+declare const client: SwitchboardClient;
+const conversation = { kind: 'conversation', conversationId: '0190b7a4-0000-7000-8000-0000000000c1' } as const;
+
+type SpecBody<P extends keyof paths> = paths[P] extends { post: { requestBody: { content: { 'application/json': infer B } } } } ? B : never;
+
+describe('commands', () => {
+  it('return the acknowledgement', () => {
+    expectTypeOf(client.sendMessage({ target: conversation, payload: { text: 'hi' } })).resolves.toEqualTypeOf<Acknowledgement>();
+    expectTypeOf<Acknowledgement['disposition']>().toEqualTypeOf<'queued' | 'adopted'>();
+  });
+
+  it('accept every payload kind the spec defines', () => {
+    void client.sendMessage({ target: conversation, payload: { text: 'hi' } });
+    void client.sendMessage({ target: conversation, payload: { kind: 'rich_text', text: 'hi', subject: 'S', effect: 'confetti', replyToMessageExternalId: 'm1' } });
+    void client.sendMessage({ target: conversation, payload: { kind: 'rich_link', url: 'https://example.com' } });
+    void client.sendMessage({ target: conversation, payload: { kind: 'poll', question: 'Lunch?', options: ['yes', 'no'] } });
+    void client.sendMessage({ target: { kind: 'recipient', recipientExternalId: '+14155550123' }, payload: { text: 'hi' } });
+    void client.applyTapback({ target: conversation, payload: { messageExternalId: 'm1', tapback: 'love', remove: false } });
+    void client.applyReaction({ target: conversation, payload: { tapback: 'question' } });
+    void client.shareNamePhoto({ target: conversation, payload: {} });
+    void client.createGroup({ target: { kind: 'participants', participantExternalIds: ['+14155550123'] }, payload: { text: 'hi', name: 'Team' } });
+    void client.updateGroup({ target: conversation, payload: { action: 'rename', name: 'Team' } });
+    void client.updateGroup({ target: conversation, payload: { action: 'add_participant', participantExternalId: 'dana@example.com' } });
+    void client.leaveGroup({ target: conversation, payload: {} });
+  });
+
+  it('reject a misspelled field', () => {
+    // @ts-expect-error `txt` is not a field of any message payload
+    void client.sendMessage({ target: conversation, payload: { txt: 'hi' } });
+    // @ts-expect-error `efect` is not a field of rich_text
+    void client.sendMessage({ target: conversation, payload: { kind: 'rich_text', text: 'hi', efect: 'confetti' } });
+    // @ts-expect-error `conversationID` is not the target's field
+    void client.applyReaction({ target: { kind: 'conversation', conversationID: 'x' }, payload: { tapback: 'love' } });
+  });
+
+  it('reject a bad enum value', () => {
+    // @ts-expect-error `sparkles` is not a screen effect
+    void client.sendMessage({ target: conversation, payload: { kind: 'rich_text', text: 'hi', effect: 'sparkles' } });
+    // @ts-expect-error `wow` is not a tapback
+    void client.applyTapback({ target: conversation, payload: { messageExternalId: 'm1', tapback: 'wow' } });
+    // @ts-expect-error `archive` is not a group.update action
+    void client.updateGroup({ target: conversation, payload: { action: 'archive' } });
+  });
+
+  it('reject rich fields without their kind', () => {
+    // @ts-expect-error an effect needs `kind: 'rich_text'`; as plain text it would be dropped
+    void client.sendMessage({ target: conversation, payload: { text: 'hi', effect: 'confetti' } });
+  });
+
+  it('reject rich content to a recipient: a recipient send carries plain text only', () => {
+    // @ts-expect-error use sendRichToNewContact
+    void client.sendMessage({ target: { kind: 'recipient', recipientExternalId: '+14155550123' }, payload: { kind: 'rich_text', text: 'hi', effect: 'confetti' } });
+  });
+
+  it('reject a target kind the command does not take', () => {
+    // @ts-expect-error group.create is addressed by participants
+    void client.createGroup({ target: conversation, payload: { text: 'hi' } });
+    // @ts-expect-error a tapback needs an existing conversation
+    void client.applyTapback({ target: { kind: 'recipient', recipientExternalId: '+14155550123' }, payload: { messageExternalId: 'm1', tapback: 'love' } });
+  });
+
+  it('offer Idempotency-Key only where the service honours it (agent-turn)', () => {
+    void client.sendMessage({ target: conversation, payload: { text: 'hi' } }, { idempotencyKey: 'k' });
+    void client.applyTapback({ target: conversation, payload: { messageExternalId: 'm1', tapback: 'love' } }, { idempotencyKey: 'k' });
+    // @ts-expect-error the admin path ignores the key
+    void client.sendMessage({ target: { kind: 'recipient', recipientExternalId: '+14155550123' }, payload: { text: 'hi' } }, { idempotencyKey: 'k' });
+    // @ts-expect-error the admin path ignores the key
+    void client.createGroup({ target: { kind: 'participants', participantExternalIds: ['a@example.com'] }, payload: { text: 'hi' } }, { idempotencyKey: 'k' });
+  });
+
+  it('take request bodies the spec accepts', () => {
+    expectTypeOf<Parameters<SwitchboardClient['applyTapback']>[0]>().toExtend<SpecBody<'/v1/commands/reaction.tapback'>>();
+    expectTypeOf<Parameters<SwitchboardClient['updateGroup']>[0]>().toExtend<SpecBody<'/v1/commands/group.update'>>();
+    expectTypeOf<Parameters<SwitchboardClient['createGroup']>[0]>().toExtend<SpecBody<'/v1/commands/group.create'>>();
+    expectTypeOf<Parameters<SwitchboardClient['sendRichToNewContact']>[1]>().toExtend<SpecBody<'/v1/commands/message.send'>['payload']>();
+  });
+});
+
+describe('the stream', () => {
+  it('narrows events on `type`', () => {
+    const handle = (item: StreamItem) => {
+      switch (item.type) {
+        case 'message.received':
+          expectTypeOf(item.data.text).toEqualTypeOf<string | null>();
+          expectTypeOf(item.data.messageExternalId).toBeString();
+          break;
+        case 'command.settled':
+          expectTypeOf(item.data.errorCode).toEqualTypeOf<SettlementCode | null>();
+          break;
+        case 'conversation.appeared':
+          expectTypeOf(item.data.commandId).toEqualTypeOf<string | null | undefined>();
+          break;
+        case 'reset':
+          expectTypeOf(item.data.oldestId).toBeString();
+          break;
+        case 'message.sent':
+        case 'group.renamed':
+        case 'group.participants_changed':
+          expectTypeOf(item.id).toBeString();
+          break;
+        default:
+          expectTypeOf(item).toBeNever();
+      }
+    };
+    void handle;
+    expectTypeOf(client.events()).toExtend<AsyncIterable<StreamItem>>();
+  });
+});
+
+describe('outcomes and errors', () => {
+  it('narrows a settlement on its status', () => {
+    const check = (outcome: CommandOutcome) => {
+      if (outcome.status === 'failed') expectTypeOf(outcome.errorCode).toEqualTypeOf<SettlementCode>();
+      else expectTypeOf(outcome.errorCode).toBeNull();
+    };
+    void check;
+  });
+
+  it('types the error code and narrows the body on it', () => {
+    const check = (error: SwitchboardError) => {
+      expectTypeOf(error.code).toEqualTypeOf<ErrorCode>();
+      expectTypeOf(error.status).toBeNumber();
+      expectTypeOf(error.requestId).toEqualTypeOf<string | undefined>();
+      if (error.body.error === 'invalid_recipient_address') {
+        expectTypeOf(error.body.field).toBeString();
+        expectTypeOf(error.body.reason).toEqualTypeOf<'not_a_string' | 'not_a_phone_number_or_email' | 'invalid_phone_number' | 'invalid_email'>();
+      }
+      if (error.body.error === 'rate_limited') expectTypeOf(error.body.retryAfterSeconds).toBeNumber();
+    };
+    void check;
+  });
+});

@@ -1,0 +1,143 @@
+/**
+ * The packages as a team would get them: `pnpm pack` the contracts and the SDK (what the
+ * registry would receive), install the tarballs into a scratch project outside the workspace
+ * with npm, compile a consumer with tsc and run it against the real server, on the current Node
+ * and on the oldest Node the engines field allows (20.19.0).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { packPackage, pnpmCommand } from '@switchboard/tooling/pack';
+import { HostLoop } from '../support/host.ts';
+import { readyAccount, startService, type ReadyAccount, type Service } from '../support/service.ts';
+
+const run = promisify(execFile);
+const packages = resolve(import.meta.dirname, '../../..');
+const OLDEST_NODE = '20.19.0';
+
+const consumer = `
+import { SwitchboardClient, SwitchboardError, PayloadValidationError, errorCatalog, type StreamItem } from '@switchboard/sdk';
+import { commandTypes } from '@switchboard/contracts';
+
+const baseUrl = process.env.SWITCHBOARD_URL!;
+const apiKey = process.env.SWITCHBOARD_API_KEY!;
+const conversationId = process.argv[2]!;
+const client = new SwitchboardClient({ baseUrl, apiKey });
+
+const acknowledgement = await client.sendMessage({ target: { kind: 'conversation', conversationId }, payload: { kind: 'poll', question: 'Ship it?', options: ['yes', 'no'] } });
+const outcome = await client.settled(acknowledgement.commandId, { timeoutMs: 10_000 });
+
+let seen: StreamItem | undefined;
+for await (const event of client.events({ after: '0' })) {
+  if (event.type === 'command.settled' && event.data.commandId === acknowledgement.commandId) {
+    seen = event;
+    break;
+  }
+}
+
+let code: string | undefined;
+try {
+  await client.getConversation('0190b7a4-0000-7000-8000-00000000dead');
+} catch (error) {
+  if (error instanceof SwitchboardError) code = error.code + ':' + errorCatalog[error.code].retry;
+}
+
+let invalid: string | undefined;
+try {
+  const strict = new SwitchboardClient({ baseUrl, apiKey, validate: true });
+  await strict.sendMessage({ target: { kind: 'conversation', conversationId }, payload: JSON.parse('{"kind":"poll","question":"?","options":["only one"]}') });
+} catch (error) {
+  if (error instanceof PayloadValidationError) invalid = error.issues.map((i) => i.path).join(',');
+}
+
+console.log(JSON.stringify({ node: process.version, disposition: acknowledgement.disposition, outcome: outcome.status, streamed: seen?.type, code, invalid, commandTypes: commandTypes.length }));
+`;
+
+// Must not compile: proves the types ship and are the spec's, not \`any\`.
+const misuse = `
+import { SwitchboardClient } from '@switchboard/sdk';
+declare const client: SwitchboardClient;
+void client.applyTapback({ target: { kind: 'conversation', conversationId: 'x' }, payload: { messageExternalId: 'm', tapback: 'wow' } });
+`;
+
+/** The newest modification time of the files under `dir`. */
+function newest(dir: string): number {
+  return Math.max(...readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => statSync(join(e.parentPath, e.name)).mtimeMs));
+}
+
+/**
+ * Builds the package unless dist/ is newer than src/. Under turbo, `test` depends on `build`, so
+ * this finds dist/ fresh and leaves it alone (a lint task may be packing it at the same time).
+ */
+async function ensureBuilt(dir: string, pnpm: string, prefix: string[]): Promise<void> {
+  const entry = join(dir, 'dist/index.js');
+  if (existsSync(entry) && statSync(entry).mtimeMs >= newest(join(dir, 'src'))) return;
+  await run(pnpm, [...prefix, 'run', 'build'], { cwd: dir });
+}
+
+let scratch: string;
+let service: Service;
+let a: ReadyAccount;
+let loop: HostLoop;
+
+beforeAll(async () => {
+  scratch = mkdtempSync(join(tmpdir(), 'switchboard-consumer-'));
+  const [pnpm, prefix] = pnpmCommand();
+  const tarballs: string[] = [];
+  for (const name of ['contracts', 'sdk']) {
+    await ensureBuilt(join(packages, name), pnpm, prefix);
+    tarballs.push(packPackage(join(packages, name), scratch));
+  }
+  const project = join(scratch, 'app');
+  mkdirSync(project);
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  writeFileSync(
+    join(project, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { target: 'es2022', module: 'nodenext', strict: true, outDir: 'dist', lib: ['es2022', 'dom'], types: ['node'], skipLibCheck: false }, files: ['consumer.ts'] }),
+  );
+  writeFileSync(join(project, 'consumer.ts'), consumer);
+  writeFileSync(join(project, 'misuse.ts'), misuse);
+  writeFileSync(join(project, 'tsconfig.misuse.json'), JSON.stringify({ extends: './tsconfig.json', compilerOptions: { noEmit: true }, files: ['misuse.ts'] }));
+  // The typescript and @types/node the workspace pins; Node 20.19.0 as an npm package (the `node` package fetches its binary from the registry).
+  // Killed rather than left behind if the registry does not answer.
+  await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs, 'typescript@6.0.3', '@types/node@24.19.2', `node@${OLDEST_NODE}`], { cwd: project, timeout: 150_000 });
+
+  service = await startService();
+  a = await readyAccount(service.server);
+  loop = new HostLoop(a.host);
+}, 180_000);
+
+afterAll(async () => {
+  await loop?.stop();
+  await service?.stop();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('the packed tarballs, installed with npm outside the workspace', () => {
+  const project = () => join(scratch, 'app');
+  const tsc = () => join(project(), 'node_modules/typescript/bin/tsc');
+
+  it('compile a consumer under strict settings, and reject a bad enum', async () => {
+    await run(process.execPath, [tsc(), '-p', '.'], { cwd: project() });
+    const failed = await run(process.execPath, [tsc(), '-p', 'tsconfig.misuse.json'], { cwd: project() }).catch((e: { stdout: string }) => e);
+    expect((failed as { stdout: string }).stdout).toMatch(/misuse\.ts\(\d+,\d+\): error TS2322: Type '"wow"'/);
+  }, 60_000);
+
+  for (const [label, node] of [
+    ['the current Node', () => process.execPath],
+    [`Node ${OLDEST_NODE}, the oldest engines allows`, () => join(project(), 'node_modules/node/bin/node')],
+  ] as const) {
+    it(`run against the real server on ${label}`, async () => {
+      const { stdout } = await run(node(), ['dist/consumer.js', a.direct.conversationId], {
+        cwd: project(),
+        env: { ...process.env, SWITCHBOARD_URL: service.server.url, SWITCHBOARD_API_KEY: a.apiKey },
+      });
+      const result = JSON.parse(stdout) as Record<string, unknown>;
+      expect(result).toMatchObject({ disposition: 'queued', outcome: 'succeeded', streamed: 'command.settled', code: 'conversation_not_found:never', invalid: '/payload/options', commandTypes: 7 });
+      expect(result.node).toBe(label === 'the current Node' ? process.version : `v${OLDEST_NODE}`);
+    }, 30_000);
+  }
+});

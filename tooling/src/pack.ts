@@ -1,0 +1,27 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+
+/**
+ * How to run pnpm from a script: the pnpm that runs this script (npm_execpath, set by pnpm for
+ * the scripts it runs) or else the one on PATH. `pnpm pack` is what applies publishConfig and
+ * rewrites `workspace:` ranges, so only its tarball is what the registry would get.
+ */
+export function pnpmCommand(): [string, string[]] {
+  const execpath = process.env.npm_execpath;
+  if (execpath && basename(execpath).startsWith('pnpm')) {
+    return /\.c?js$/.test(execpath) ? [process.execPath, [execpath]] : [execpath, []];
+  }
+  return ['pnpm', []];
+}
+
+/** Packs the package in `dir` (as `pnpm pack` would publish it) into `outDir`; returns the tarball's path. */
+export function packPackage(dir: string, outDir = mkdtempSync(join(tmpdir(), 'switchboard-pack-'))): string {
+  const [command, prefix] = pnpmCommand();
+  const before = new Set(readdirSync(outDir));
+  execFileSync(command, [...prefix, 'pack', '--pack-destination', outDir], { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'] });
+  const tarball = readdirSync(outDir).find((name) => name.endsWith('.tgz') && !before.has(name));
+  if (!tarball) throw new Error(`pnpm pack wrote no tarball for ${dir}`);
+  return join(outDir, tarball);
+}
