@@ -63,6 +63,10 @@ compare('specs/asyncapi/stream.yaml', streamBefore && streamAsOpenApi(streamBefo
 
 if (changes.length === 0) {
   console.log(styleText('green', `No breaking changes in specs/ since ${ref}.`));
+  if (ref === 'HEAD') {
+    // No release tag and no origin/main: only what is not committed yet was compared.
+    console.log(styleText('yellow', 'No release tag (@switchboard/contracts@* or @switchboard/sdk@*) to hold the specs against yet: only uncommitted changes were checked.'));
+  }
 } else {
   console.log(styleText('bold', `${changes.length} breaking change(s) in specs/ since ${ref}:`));
   for (const change of changes) console.log(`  ${change.spec}: ${change.where}: ${change.description}`);
