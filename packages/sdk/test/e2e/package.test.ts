@@ -122,7 +122,7 @@ describe('the packed tarballs, installed with npm outside the workspace', () => 
 
   it('compile a consumer under strict settings, and reject a bad enum', async () => {
     await run(process.execPath, [tsc(), '-p', '.'], { cwd: project() });
-    const failed = await run(process.execPath, [tsc(), '-p', 'tsconfig.misuse.json'], { cwd: project() }).catch((e: { stdout: string }) => e);
+    const failed = await run(process.execPath, [tsc(), '-p', 'tsconfig.misuse.json', '--pretty', 'false'], { cwd: project() }).catch((e: { stdout: string }) => e);
     expect((failed as { stdout: string }).stdout).toMatch(/misuse\.ts\(\d+,\d+\): error TS2322: Type '"wow"'/);
   }, 60_000);
 
