@@ -55,6 +55,16 @@ describe('authentication comes first', () => {
     expect(tooLarge.status).toBe(401);
   });
 
+  it('checks the credential first on every path under /v1/commands/ and for every method', async () => {
+    for (const [method, path] of [['POST', '/v1/commands/a/b'], ['POST', '/v1/commands/message.send/'], ['GET', '/v1/commands/a/b'], ['OPTIONS', '/v1/commands/message.send']]) {
+      const res = await fetch(`${server.url}${path}`, { method });
+      expect(res.status, `${method} ${path}`).toBe(401);
+    }
+    const nested = await postCommand(server.url, acct.apiKey, 'a/b', toDirect());
+    expect(nested.status).toBe(404);
+    expect(nested.body).toMatchObject({ error: 'unknown_command', command: 'a/b' });
+  });
+
   it('keeps account keys and connector keys apart', async () => {
     const connectorOnPublic = await postCommand(server.url, acct.connectorKey, 'message.send', toDirect());
     expect(connectorOnPublic.status).toBe(401);
@@ -340,6 +350,17 @@ describe('routing paths and Idempotency-Key', () => {
     }
   });
 
+  it('checks the conversation before adopting: a known key with an unknown conversation is 404', async () => {
+    const key = `conv-first-${Date.now()}`;
+    expect((await send(toDirect(), { 'idempotency-key': key })).body.disposition).toBe('queued');
+    const other = await readyAccount(server);
+    for (const conversationId of [MISSING_CONVERSATION, other.direct]) {
+      const res = await send({ target: { kind: 'conversation', conversationId }, payload: { text: 'x' } }, { 'idempotency-key': key });
+      expect(res.status).toBe(404);
+      expect(res.body.error).toBe('conversation_not_found');
+    }
+  });
+
   it('keys are scoped to the account', async () => {
     const other = await readyAccount(server);
     const key = `shared-${Date.now()}`;
@@ -468,6 +489,41 @@ describe('503 and 500', () => {
     expect((await postCommand(server.url, a.apiKey, 'message.send', body)).status).toBe(202);
   });
 
+  it('reports what a retry cannot fix before 503: a paused account or one without a host still gets its 4xx', async () => {
+    const paused = await readyAccount(server);
+    await server.services.store.setOutboundPaused(paused.accountId, true);
+    const lonely = await readyAccount(server);
+    expect((await lonely.host.call('lease/release', { epoch: lonely.host.epoch })).status).toBe(204);
+    try {
+      for (const a of [paused, lonely]) {
+        const cases: Array<[string, unknown, Record<string, string>, number, string]> = [
+          ['message.send', {}, {}, 400, 'target_and_payload_required'],
+          ['message.send', { target: { kind: 'recipient', recipientExternalId: 'nobody' }, payload: { text: 'x' } }, {}, 422, 'invalid_recipient_address'],
+          ['message.send', { target: { kind: 'conversation', conversationId: a.direct }, payload: { text: 'x' } }, { 'idempotency-key': 'has space' }, 400, 'invalid_idempotency_key'],
+          ['message.send', { target: { kind: 'conversation', conversationId: MISSING_CONVERSATION }, payload: { text: 'x' } }, {}, 404, 'conversation_not_found'],
+          ['group.update', { target: { kind: 'conversation', conversationId: a.direct }, payload: { action: 'rename', name: 'x' } }, {}, 400, 'group_command_requires_group_conversation'],
+        ];
+        for (const [type, body, extra, status, code] of cases) {
+          const res = await postCommand(server.url, a.apiKey, type, body, extra);
+          expect([res.status, res.body.error], `${code}`).toEqual([status, code]);
+        }
+      }
+    } finally {
+      await server.services.store.setOutboundPaused(paused.accountId, false);
+    }
+  });
+
+  it('adopts a known key even when no host holds a live lease', async () => {
+    const a = await readyAccount(server);
+    const body = { target: { kind: 'conversation', conversationId: a.direct }, payload: { text: 'x' } };
+    const first = await postCommand(server.url, a.apiKey, 'message.send', body, { 'idempotency-key': 'before-the-host-left' });
+    expect((await a.host.call('lease/release', { epoch: a.host.epoch })).status).toBe(204);
+    const again = await postCommand(server.url, a.apiKey, 'message.send', body, { 'idempotency-key': 'before-the-host-left' });
+    expect(again.status).toBe(202);
+    expect(again.body).toEqual({ commandId: first.body.commandId, status: 'queued', disposition: 'adopted' });
+    expect((await postCommand(server.url, a.apiKey, 'message.send', body)).body.error).toBe('no_live_connector');
+  });
+
   it('answers 500 internal when the store cannot write, with nothing written', async () => {
     const faulty = await startTestServer({ rateLimit: 0, sqliteBusyTimeoutMs: 50 });
     try {
@@ -506,6 +562,26 @@ describe('dispatch order', () => {
     const dispatched: string[] = [];
     while (dispatched.length < accepted.length) dispatched.push(...(await a.host.dispatch(1000)).map((c) => c.commandId as string));
     expect(dispatched).toEqual(accepted);
+  });
+});
+
+describe('dispatch to a poll that went away', () => {
+  it('an abandoned poll does not take later commands with it', async () => {
+    const a = await readyAccount(server);
+    const abandoned = new AbortController();
+    const poll = fetch(`${server.url}/v1/connector/dispatch`, {
+      method: 'POST',
+      headers: headers(a.connectorKey),
+      body: JSON.stringify({ epoch: a.host.epoch, waitMs: 20_000 }),
+      signal: abandoned.signal,
+    }).catch(() => 'aborted');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    abandoned.abort();
+    expect(await poll).toBe('aborted');
+    const res = await postCommand(server.url, a.apiKey, 'message.send', { target: { kind: 'conversation', conversationId: a.direct }, payload: { text: 'x' } });
+    const delivered: string[] = [];
+    while (!delivered.includes(res.body.commandId)) delivered.push(...(await a.host.dispatch(1000)).map((c) => c.commandId as string));
+    expect(delivered).toEqual([res.body.commandId]);
   });
 });
 

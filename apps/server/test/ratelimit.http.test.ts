@@ -32,6 +32,13 @@ describe('rate limit: at most 60 requests in any 60 seconds, per credential', ()
     expectSpecResponse('/v1/commands/message.send', 'post', 429, limited.body);
   });
 
+  it('answers 429 before looking at the content type or the body', async () => {
+    const wrongType = await fetch(`${server.url}/v1/commands/message.send`, { method: 'POST', headers: { authorization: `Bearer ${acct.apiKey}`, 'content-type': 'text/plain' }, body: 'x' });
+    expect(wrongType.status).toBe(429);
+    const tooLarge = await postCommand(server.url, acct.apiKey, 'message.send', 'x'.repeat(70_000));
+    expect(tooLarge.status).toBe(429);
+  });
+
   it('counts every outcome but 429: a rejected retry does not extend the wait', async () => {
     // Still inside the first window: each attempt is refused and none of them is counted.
     for (let i = 0; i < 5; i++) expect((await postCommand(server.url, acct.apiKey, 'message.send', body())).status).toBe(429);

@@ -329,6 +329,22 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         expect((await store.getCommand(a.id, ids[0]!))!.status).toBe('queued');
       });
 
+      it('takes back an undelivered dispatch, so the same epoch gets it again, oldest first', async () => {
+        const a = await account();
+        const ids: string[] = [];
+        for (let i = 0; i < 3; i++) {
+          const c = newCommand(a.id);
+          ids.push(c.id);
+          await store.acceptCommand(c, 0);
+        }
+        const handed = await store.dispatchCommands(a.id, 1, 10);
+        expect(handed.map((c) => c.id)).toEqual(ids);
+        await store.undispatchCommands(a.id, 1, [ids[0]!, ids[2]!]);
+        // Another epoch's undo changes nothing.
+        await store.undispatchCommands(a.id, 2, [ids[1]!]);
+        expect((await store.dispatchCommands(a.id, 1, 10)).map((c) => c.id)).toEqual([ids[0], ids[2]]);
+      });
+
       it('redispatches unsettled commands to a higher epoch, never to a lower one', async () => {
         const a = await account();
         const one = newCommand(a.id);

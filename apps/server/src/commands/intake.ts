@@ -57,11 +57,13 @@ export async function intake(
   const now = clock.now();
   const keyNotBefore = now - config.idempotencyRetentionMs;
   if (idempotencyKey !== null) {
-    const original = await store.findIdempotentCommand(accountId, idempotencyKey, keyNotBefore);
-    if (original) {
-      // The original may still be in a group that has not committed: answer once it is durable.
+    const seen = await store.findIdempotentCommand(accountId, idempotencyKey, keyNotBefore);
+    if (seen) {
+      // The original may still be in a group that has not committed: answer once it is durable,
+      // with its status then. If that group failed, there is no original and this is new work.
       await store.flushed();
-      return adopted(original);
+      const original = await store.getCommand(accountId, seen.id);
+      if (original) return adopted(original);
     }
   }
   if (await store.isOutboundPaused(accountId)) {

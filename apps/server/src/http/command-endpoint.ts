@@ -27,8 +27,8 @@ export function commandEndpoint(services: Services): (req: IncomingMessage, res:
 
   return (req, res) => {
     if (req.method !== 'POST' || !req.url?.startsWith(PREFIX)) return false;
+    // Everything after the prefix is the type: `a/b` is an unknown type like any other.
     const path = req.url.slice(PREFIX.length).split('?', 1)[0]!;
-    if (path.includes('/')) return false;
     void handle(req, res, path);
     return true;
   };

@@ -12,12 +12,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export function registerCommandRoutes(app: FastifyInstance, services: Services): void {
   app.route({
-    method: ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    url: '/v1/commands/:type',
-    handler: async (request: FastifyRequest<{ Params: { type: string } }>, reply) => {
+    method: ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE'],
+    url: '/v1/commands/*',
+    handler: async (request: FastifyRequest<{ Params: { '*': string } }>, reply) => {
       const account = await authenticate(services, request, reply, 'account');
       if (!account) return reply;
-      const { type } = request.params;
+      const type = request.params['*'];
       if (request.method === 'GET' && UUID.test(type)) return sendCommand(services, account, type.toLowerCase(), reply);
       reply.header('allow', 'POST');
       return sendError(reply, 405, 'method_not_allowed', 'the command endpoint accepts POST only');

@@ -139,10 +139,20 @@ export function registerConnectorRoutes(app: FastifyInstance, services: Services
     for (;;) {
       const lease = await store.liveLease(accountId, clock.now());
       if (!lease || lease.epoch !== body.epoch) return leaseLost(reply);
+      if (abort.signal.aborted) return reply.send({ commands: [] });
       const commands = await store.dispatchCommands(accountId, body.epoch, body.max ?? 20);
       const remaining = deadline - clock.now();
       if (commands.length > 0 || remaining <= 0 || abort.signal.aborted) {
         const dispatched = await Promise.all(commands.map((c) => resolve(services, c)));
+        if (commands.length > 0) {
+          // A poll whose connection closed before the answer was written did not deliver its
+          // commands: give them back, so the next poll of the same epoch gets them.
+          reply.raw.once('close', () => {
+            if (!reply.raw.writableFinished) {
+              void store.undispatchCommands(accountId, body.epoch, commands.map((c) => c.id)).then(() => services.waiters.wake(accountId));
+            }
+          });
+        }
         return reply.send({ commands: dispatched });
       }
       await services.waiters.wait(accountId, remaining, abort.signal);

@@ -90,7 +90,16 @@ async function stream(services: Services, accountId: string, after: number, purg
   open.add(end);
 
   const write = async (chunk: string) => {
-    if (!res.write(chunk)) await new Promise<void>((resolve) => { res.once('drain', resolve); res.once('close', resolve); });
+    if (res.write(chunk)) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        res.off('drain', done);
+        res.off('close', done);
+        resolve();
+      };
+      res.on('drain', done);
+      res.on('close', done);
+    });
   };
 
   try {

@@ -7,6 +7,7 @@ export class DispatchWaiters {
 
   /** Resolves true when woken, false when `ms` passed or `signal` aborted first. */
   wait(accountId: string, ms: number, signal: AbortSignal): Promise<boolean> {
+    if (signal.aborted) return Promise.resolve(false);
     return new Promise((resolve) => {
       let set = this.waiting.get(accountId);
       if (!set) this.waiting.set(accountId, (set = new Set()));

@@ -188,6 +188,8 @@ export interface Store {
   commandHistory(id: string): Promise<StatusChange[]>;
   /** Hands the oldest undispatched commands to `epoch`, marking them dispatched under it. */
   dispatchCommands(accountId: string, epoch: number, max: number): Promise<CommandRecord[]>;
+  /** Takes back commands whose dispatch under `epoch` never reached the host. */
+  undispatchCommands(accountId: string, epoch: number, ids: string[]): Promise<void>;
   settleCommand(settlement: Settlement): Promise<SettleResult>;
 
   appendEvents(accountId: string, events: NewEvent[]): Promise<EventRecord[]>;

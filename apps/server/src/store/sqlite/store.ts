@@ -369,6 +369,13 @@ export class SqliteStore implements Store {
     });
   }
 
+  undispatchCommands(accountId: string, epoch: number, ids: string[]): Promise<void> {
+    return this.write(() => {
+      const undo = this.sql("UPDATE commands SET dispatch_epoch = NULL WHERE account_id = ? AND id = ? AND dispatch_epoch = ? AND status = 'queued'");
+      for (const id of ids) undo.run(accountId, id, epoch);
+    });
+  }
+
   settleCommand(s: Settlement): Promise<SettleResult> {
     return this.write((): SettleResult => {
       const row = this.sql('SELECT * FROM commands WHERE account_id = ? AND id = ?').get(s.accountId, s.commandId);
