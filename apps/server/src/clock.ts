@@ -29,3 +29,15 @@ export function newId(now = Date.now()): string {
   const random = randomUUID();
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-7${sequence.toString(16).padStart(3, '0')}-${random.slice(19)}`;
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Any UUID, in either case: the shape of conversation and command ids. */
+export function isUuid(value: unknown): value is string {
+  return typeof value === 'string' && UUID.test(value);
+}
+
+/** An instant as the API writes it (RFC 3339, UTC). */
+export function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}

@@ -1,6 +1,7 @@
 import type { CommandType, ErrorCode, RoutingPath } from '@switchboard/contracts';
 import type { StoredTarget } from '../store/types.ts';
 import { normaliseAddress, type AddressReason } from './address.ts';
+import { isUuid } from '../clock.ts';
 
 export const MAX_BODY_BYTES = 65_536;
 export const MAX_DEPTH = 64;
@@ -18,7 +19,6 @@ export type EnvelopeRejection =
 
 export type EnvelopeResult = { ok: true; envelope: Envelope } | { ok: false; rejection: EnvelopeRejection };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const TARGET_KINDS: Record<CommandType, readonly string[]> = {
   'message.send': ['conversation', 'recipient'],
@@ -74,7 +74,7 @@ function inspect(root: object): 'poisoned' | 'too_deep' | null {
 
 function conversationTarget(target: Record<string, unknown>): EnvelopeResult | StoredTarget {
   const id = target.conversationId;
-  if (typeof id !== 'string' || !UUID.test(id)) {
+  if (!isUuid(id)) {
     return reject('invalid_conversationId', 'target.conversationId must be a UUID');
   }
   return { kind: 'conversation', conversationId: id.toLowerCase() };

@@ -3,8 +3,8 @@ import type { Services } from '../services.ts';
 import { sendError } from './errors.ts';
 import { authenticate } from './auth.ts';
 import { sendCommand } from './read.ts';
+import { isUuid } from '../clock.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Every method but POST on /v1/commands/{type}: after authentication, GET with a commandId reads
@@ -18,7 +18,7 @@ export function registerCommandRoutes(app: FastifyInstance, services: Services):
       const account = await authenticate(services, request, reply, 'account');
       if (!account) return reply;
       const type = request.params['*'];
-      if (request.method === 'GET' && UUID.test(type)) return sendCommand(services, account, type.toLowerCase(), reply);
+      if (request.method === 'GET' && isUuid(type)) return sendCommand(services, account, type.toLowerCase(), reply);
       reply.header('allow', 'POST');
       return sendError(reply, 405, 'method_not_allowed', 'the command endpoint accepts POST only');
     },

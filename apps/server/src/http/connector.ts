@@ -7,10 +7,10 @@ import { recordPlatformEvents } from '../connector/platform-events.ts';
 import { authenticate } from './auth.ts';
 import { readBody } from './body.ts';
 import { sendError } from './errors.ts';
+import { iso } from '../clock.ts';
 
 const MAX_JSON_BYTES = 1 << 20;
 const MAX_ATTACHMENT_BYTES = 25 << 20;
-const iso = (ms: number) => new Date(ms).toISOString();
 
 function leaseBody(lease: LeaseRecord, ttlMs: number): Lease {
   return { accountId: lease.accountId, hostId: lease.hostId, epoch: lease.epoch, ttlMs, expiresAt: iso(lease.expiresAt) };

@@ -4,9 +4,8 @@ import type { Services } from '../services.ts';
 import type { ConversationRecord } from '../store/types.ts';
 import { authenticate } from './auth.ts';
 import { sendError } from './errors.ts';
+import { isUuid, iso } from '../clock.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const iso = (ms: number) => new Date(ms).toISOString();
 
 export function conversationBody(c: ConversationRecord): Conversation {
   return {
@@ -57,7 +56,7 @@ export function registerReadRoutes(app: FastifyInstance, services: Services): vo
     const limit = queryInt(request.query.limit, 50, 1, 200);
     if (limit === null) return sendError(reply, 400, 'invalid_query', 'limit must be an integer from 1 to 200');
     const cursor = request.query.cursor ?? null;
-    if (cursor !== null && !UUID.test(cursor)) return sendError(reply, 400, 'invalid_query', 'cursor must be the nextCursor of a previous page');
+    if (cursor !== null && !isUuid(cursor)) return sendError(reply, 400, 'invalid_query', 'cursor must be the nextCursor of a previous page');
     await services.store.flushed();
     const page = await services.store.listConversations(accountId, limit, cursor);
     return reply.send({ conversations: page.items.map(conversationBody), nextCursor: page.nextCursor });
@@ -67,7 +66,7 @@ export function registerReadRoutes(app: FastifyInstance, services: Services): vo
     const accountId = await authenticate(services, request, reply, 'account');
     if (!accountId) return reply;
     const { conversationId } = request.params;
-    if (!UUID.test(conversationId)) return sendError(reply, 400, 'invalid_conversationId', 'conversationId must be a UUID');
+    if (!isUuid(conversationId)) return sendError(reply, 400, 'invalid_conversationId', 'conversationId must be a UUID');
     await services.store.flushed();
     const conversation = await services.store.getConversation(accountId, conversationId.toLowerCase());
     if (!conversation) return sendError(reply, 404, 'conversation_not_found', 'no such conversation');
