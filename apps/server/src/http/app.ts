@@ -33,7 +33,6 @@ export function buildApp(services: Services): FastifyInstance {
   app.decorateRequest('accountId', undefined);
   app.decorateRequest('credentialId', undefined);
   app.decorateRequest('commandId', undefined);
-  app.decorateRequest('routingPath', undefined);
   app.decorateReply('errorCode', undefined);
 
   app.addHook('onRequest', async (request, reply) => {
@@ -50,7 +49,6 @@ export function buildApp(services: Services): FastifyInstance {
         error: reply.errorCode,
         accountId: request.accountId,
         commandId: request.commandId,
-        routingPath: request.routingPath,
         ms: Math.round(reply.elapsedTime * 100) / 100,
       },
       'request',

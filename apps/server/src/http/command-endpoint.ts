@@ -4,7 +4,7 @@ import type { Services } from '../services.ts';
 import { newId } from '../clock.ts';
 import { intake } from '../commands/intake.ts';
 import { MAX_BODY_BYTES } from '../commands/envelope.ts';
-import { bearerToken, hashSecret } from '../auth/keys.ts';
+import { credentialFor } from './auth.ts';
 import { readBody } from './body.ts';
 
 const TYPES: ReadonlySet<string> = new Set(commandTypes);
@@ -23,7 +23,7 @@ function isJson(contentType: string | undefined): boolean {
  * type, rate limit, content type, then the envelope and everything after it in `intake`.
  */
 export function commandEndpoint(services: Services): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const { store, clock, limiter, metrics, log } = services;
+  const { clock, limiter, metrics, log } = services;
 
   return (req, res) => {
     if (req.method !== 'POST' || !req.url?.startsWith(PREFIX)) return false;
@@ -52,9 +52,8 @@ export function commandEndpoint(services: Services): (req: IncomingMessage, res:
     };
 
     try {
-      const token = bearerToken(req.headers.authorization);
-      const credential = token ? await store.findCredentialByHash(hashSecret(token)) : null;
-      if (!credential || credential.kind !== 'account') {
+      const { token, credential } = await credentialFor(services, req.headers.authorization, 'account');
+      if (!credential) {
         return fail(401, 'unauthenticated', token ? 'the credential is not known' : 'send Authorization: Bearer <API_KEY>');
       }
       logged.accountId = credential.accountId;

@@ -22,6 +22,5 @@ declare module 'fastify' {
     accountId: string | undefined;
     credentialId: string | undefined;
     commandId: string | undefined;
-    routingPath: string | undefined;
   }
 }
