@@ -15,6 +15,7 @@ const port = process.env.SWITCHBOARD_PORT ?? '7300';
 const serverEntry = join(root, 'apps/server/dist/main.js');
 const cliEntry = join(root, 'apps/server/dist/cli/main.js');
 const connectorEntry = join(root, 'apps/connector/dist/main.js');
+const serverFlags: string[] = JSON.parse(readFileSync(join(root, 'apps/server/package.json'), 'utf8')).switchboard.nodeFlags;
 const color = process.stdout.isTTY && !process.env.NO_COLOR;
 const paint = (style: Parameters<typeof styleText>[0], text: string) => (color ? styleText(style, text) : text);
 
@@ -24,9 +25,9 @@ mkdirSync(join(dataDir, 'logs'), { recursive: true });
 const env = { ...process.env, SWITCHBOARD_DATA_DIR: dataDir, SWITCHBOARD_PORT: port };
 const children: ChildProcess[] = [];
 
-function start(name: string, entry: string, extra: Record<string, string> = {}): ChildProcess {
+function start(name: string, entry: string, flags: string[] = [], extra: Record<string, string> = {}): ChildProcess {
   const log = openSync(join(dataDir, 'logs', `${name}.log`), 'a');
-  const child = spawn(process.execPath, [entry], { env: { ...env, ...extra }, stdio: ['ignore', 'pipe', log] });
+  const child = spawn(process.execPath, [...flags, entry], { env: { ...env, ...extra }, stdio: ['ignore', 'pipe', log] });
   children.push(child);
   child.stdout!.pipe(createWriteStream('', { fd: log }));
   child.once('exit', (code, signal) => {
@@ -155,10 +156,10 @@ function stop(code = 0): void {
 process.on('SIGINT', () => stop(0));
 process.on('SIGTERM', () => stop(0));
 
-const server = start('server', serverEntry);
+const server = start('server', serverEntry, serverFlags);
 const url = await listening(server);
 const account = demoAccount();
-start('connector', connectorEntry, { SWITCHBOARD_URL: url, SWITCHBOARD_CONNECTOR_KEY: account.connectorKey, SWITCHBOARD_HOST_ID: 'demo-host' });
+start('connector', connectorEntry, [], { SWITCHBOARD_URL: url, SWITCHBOARD_CONNECTOR_KEY: account.connectorKey, SWITCHBOARD_HOST_ID: 'demo-host' });
 const { direct, group } = await conversations(url, account);
 const envFile = join(dataDir, 'demo.env');
 writeFileSync(

@@ -637,6 +637,21 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         expect((await store.listAccounts()).map((a) => a.name).sort()).toEqual(['after', 'before', 'taken']);
       });
 
+      it('a command without a key whose insert fails rejects alone; its group commits and the store goes on', async () => {
+        const a = await account();
+        const taken = newCommand(a.id);
+        await store.acceptCommand(taken, 0);
+        const before = newCommand(a.id);
+        const after = newCommand(a.id);
+        const writes = [before, { ...taken, payload: { text: 'second' } }, after].map((c) => store.acceptCommand(c, 0));
+        await expect(writes[1]).rejects.toThrow();
+        await expect(writes[0]).resolves.toMatchObject({ disposition: 'queued' });
+        await expect(writes[2]).resolves.toMatchObject({ disposition: 'queued' });
+        expect((await store.getCommand(a.id, taken.id))!.payload).toEqual(taken.payload);
+        expect(await store.getCommand(a.id, before.id)).not.toBeNull();
+        expect(await store.getCommand(a.id, after.id)).not.toBeNull();
+      });
+
       it('a write that throws halfway is undone entirely, and the rest of its group still commits', async () => {
         const a = await account();
         const l = await lease(a.id);

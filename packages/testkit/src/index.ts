@@ -1,6 +1,6 @@
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -16,6 +16,9 @@ export const paths = {
   cli: join(root, 'apps/server/src/cli/main.ts'),
   connector: join(root, 'apps/connector/src/main.ts'),
 };
+
+/** The Node flags the server runs with, wherever it is started (apps/server/package.json). */
+export const serverNodeFlags: string[] = JSON.parse(readFileSync(join(root, 'apps/server/package.json'), 'utf8')).switchboard.nodeFlags;
 
 export interface ServerProcess {
   url: string;
@@ -67,7 +70,7 @@ function exited(child: ChildProcess): Promise<void> {
 export async function startServer(env: Record<string, string> = {}, dataDir?: string, entry: string = paths.server): Promise<ServerProcess> {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'switchboard-'));
   const fullEnv = { ...process.env, SWITCHBOARD_DATA_DIR: dir, SWITCHBOARD_PORT: '0', SWITCHBOARD_HOST: '127.0.0.1', SWITCHBOARD_LOG_LEVEL: 'info', ...env };
-  const child = spawn(process.execPath, [entry], { env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...serverNodeFlags, entry], { env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   const ready = await awaitLog(child, 'switchboard listening');
   child.stdout!.resume();
   const cli = async <T>(...args: string[]): Promise<T> => {

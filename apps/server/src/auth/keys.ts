@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { CredentialKind } from '../store/types.ts';
 
 const PREFIX: Record<CredentialKind, string> = { account: 'sb_', connector: 'sbc_' };
@@ -10,7 +10,7 @@ export function newSecret(kind: CredentialKind): { secret: string; hash: Buffer;
 }
 
 export function hashSecret(secret: string): Buffer {
-  return createHash('sha256').update(secret).digest();
+  return hash('sha256', secret, 'buffer');
 }
 
 /** The key from `Authorization: Bearer <key>`, or null when the header is absent or malformed. */

@@ -37,14 +37,13 @@ export function commandEndpoint(services: Services): (req: IncomingMessage, res:
     const requestId = newId();
     const logged: { accountId?: string; commandId?: string; routingPath?: string; error?: string } = {};
     res.setHeader('x-request-id', requestId);
-    res.once('finish', () => {
-      metrics.requests.inc({ method: 'POST', route: '/v1/commands/:type', status: res.statusCode, code: logged.error ?? '' });
-      log.info({ reqId: requestId, method: 'POST', url: req.url, status: res.statusCode, ...logged }, 'request');
-    });
+    // Logged and counted when the answer is written.
     const json = (status: number, body: unknown) => {
       const text = JSON.stringify(body);
       res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
       res.end(text);
+      metrics.requests.inc({ method: 'POST', route: '/v1/commands/:type', status, code: logged.error ?? '' });
+      log.info({ reqId: requestId, method: 'POST', url: req.url, status, ...logged }, 'request');
     };
     const fail = (status: number, error: ErrorCode, message: string, extra: Record<string, unknown> = {}) => {
       logged.error = error;
