@@ -53,7 +53,7 @@ console.log(styleText('bold', `intake bench: ${CONNECTIONS} connections, ${ROUND
 // Switchboard: the production build (`pnpm bench` builds it first), as `pnpm start` runs it.
 // Durable intake (WAL, synchronous=FULL, group commit), rate limit lifted.
 const server = await startServer({ SWITCHBOARD_RATE_LIMIT: '0', SWITCHBOARD_LEASE_TTL_MS: '3600000' }, undefined, paths.serverDist);
-// The ceiling: node:http reading the body and answering 202, nothing else.
+// The ceiling (node:http reading the body and answering 202) and the durable floor.
 const bare = spawn(process.execPath, [join(import.meta.dirname, 'bare-server.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
 const floor = spawn(process.execPath, [join(import.meta.dirname, 'floor-server.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
 try {
@@ -67,7 +67,7 @@ try {
     body: JSON.stringify({ epoch: lease.epoch, events: [{ type: 'conversation.appeared', externalId: 'bench-chat', conversationKind: 'direct', name: null, participants: ['+14155550123'] }] }),
   });
   const list = (await (await fetch(`${server.url}/v1/conversations`, { headers: { authorization: `Bearer ${account.apiKey}` } })).json() as any);
-  // Both servers get this very request: same headers, same body.
+  // All three servers get this very request: same headers, same body.
   const body = JSON.stringify({ target: { kind: 'conversation', conversationId: list.conversations[0].conversationId }, payload: { text: 'hello from the bench' } });
   const headers = { authorization: `Bearer ${account.apiKey}`, 'content-type': 'application/json' };
   const idleRss = rssMb(server.child.pid!);
