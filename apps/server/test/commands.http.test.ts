@@ -572,7 +572,7 @@ describe('dispatch to a poll that went away', () => {
     const poll = fetch(`${server.url}/v1/connector/dispatch`, {
       method: 'POST',
       headers: headers(a.connectorKey),
-      body: JSON.stringify({ epoch: a.host.epoch, waitMs: 20_000 }),
+      body: JSON.stringify({ epoch: a.host.epoch, holding: [], waitMs: 20_000 }),
       signal: abandoned.signal,
     }).catch(() => 'aborted');
     await new Promise((resolve) => setTimeout(resolve, 100));

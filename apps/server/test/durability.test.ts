@@ -61,3 +61,31 @@ describe('a 202 means the command is durable', () => {
     for (const commandId of acknowledged) expect(settled.filter((id: string) => id === commandId)).toHaveLength(1);
   });
 });
+
+describe('a dispatch lost to a crash is handed out again', () => {
+  it('after kill -9, the same epoch gets the commands whose dispatch answer never reached it, with no host restart', async () => {
+    const env = { SWITCHBOARD_RATE_LIMIT: '0', SWITCHBOARD_LEASE_TTL_MS: '600000' };
+    const first = await startServer(env);
+    started.push(first);
+    const account = await first.account();
+    const host = await new TestHost(first.url, account.connectorKey, 'kept-host').lease();
+    await host.report([{ type: 'conversation.appeared', externalId: 'chat-1', conversationKind: 'direct', name: null, participants: ['+14155550123'] }]);
+    const list = (await (await fetch(`${first.url}/v1/conversations`, { headers: headers(account.apiKey) })).json() as any);
+    const target = { kind: 'conversation', conversationId: list.conversations[0].conversationId };
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await postCommand(first.url, account.apiKey, 'message.send', { target, payload: { text: `m${i}` } })).body.commandId);
+    // The server records the dispatch, and dies before the host reads the answer.
+    const lost = await host.call('dispatch', { epoch: host.epoch, holding: [], waitMs: 0 });
+    expect(lost.body.commands).toHaveLength(3);
+    await first.kill();
+
+    const second = await startServer(env, first.dataDir);
+    started.push(second);
+    // The same host process, the same live epoch: its next poll holds nothing.
+    const same = new TestHost(second.url, account.connectorKey, 'kept-host');
+    same.epoch = host.epoch;
+    expect((await same.dispatch(0)).map((c) => c.commandId)).toEqual(ids);
+    for (const id of ids) expect((await same.settle(id, 'succeeded')).status).toBe(200);
+    expect(await same.dispatch(0)).toEqual([]);
+  });
+});

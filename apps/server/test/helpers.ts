@@ -78,6 +78,8 @@ export async function postCommand(url: string, key: string, type: string, body: 
  */
 export class TestHost {
   epoch = 0;
+  /** Commands dispatched to this epoch and not yet settled: every poll lists them. */
+  readonly holding = new Set<string>();
   readonly url: string;
   readonly key: string;
   readonly hostId: string;
@@ -98,6 +100,7 @@ export class TestHost {
     const { status, body } = await this.call('lease', { hostId: this.hostId, osMajorVersion, capabilities });
     expect(status, JSON.stringify(body)).toBe(200);
     this.epoch = body.epoch;
+    this.holding.clear();
     return this;
   }
 
@@ -115,13 +118,16 @@ export class TestHost {
   }
 
   async dispatch(waitMs = 0): Promise<any[]> {
-    const { status, body } = await this.call('dispatch', { epoch: this.epoch, waitMs });
+    const { status, body } = await this.call('dispatch', { epoch: this.epoch, holding: [...this.holding], waitMs });
     expect(status, JSON.stringify(body)).toBe(200);
+    for (const command of body.commands) this.holding.add(command.commandId);
     return body.commands;
   }
 
-  settle(commandId: string, status: 'succeeded' | 'failed', errorCode: string | null = null) {
-    return this.call('settlements', { epoch: this.epoch, commandId, status, errorCode });
+  async settle(commandId: string, status: 'succeeded' | 'failed', errorCode: string | null = null) {
+    const answer = await this.call('settlements', { epoch: this.epoch, commandId, status, errorCode });
+    if (answer.status === 200 || answer.status === 409) this.holding.delete(commandId);
+    return answer;
   }
 }
 

@@ -79,7 +79,7 @@ describe('shutting down', () => {
     try {
       const account = await other.account();
       const host = await new TestHost(other.url, account.connectorKey).lease();
-      const poll = host.call('dispatch', { epoch: host.epoch, waitMs: 20_000 });
+      const poll = host.call('dispatch', { epoch: host.epoch, holding: [], waitMs: 20_000 });
       // The poll is waiting once the server has logged nothing for it; give it a moment to park.
       await new Promise((resolve) => setTimeout(resolve, 200));
       const started = Date.now();

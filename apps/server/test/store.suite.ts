@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createHash } from 'node:crypto';
 import { newId } from '../src/clock.ts';
+import type { PlatformEvent } from '@switchboard/contracts';
 import { StoreError, type NewCommand, type Settlement, type Store } from '../src/store/types.ts';
 
 /**
@@ -97,6 +98,15 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
       };
     }
 
+    /** Reports platform events; each implied stream event carries the event's type and the conversation after it. */
+    function report(accountId: string, events: PlatformEvent[], at = T0, id: () => string = newId) {
+      return store.recordPlatformEvents(accountId, events, at, id, (event, c) => ({ type: event.type, time: at, data: { conversationId: c.id, membershipVersion: c.membershipVersion } }));
+    }
+
+    function appeared(externalId: string, overrides: Partial<Extract<PlatformEvent, { type: 'conversation.appeared' }>> = {}): PlatformEvent {
+      return { type: 'conversation.appeared', externalId, conversationKind: 'group', name: 'Team', participants: ['+14155550123'], ...overrides };
+    }
+
     describe('accounts', () => {
       it('creates, gets, finds by id or name and lists accounts in creation order', async () => {
         const a = await store.createAccount({ id: newId(), name: 'alpha', createdAt: T0 });
@@ -169,31 +179,31 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
       });
     });
 
-    describe('conversations', () => {
-      it('upsert is idempotent by externalId within the account', async () => {
+    describe('conversations and platform events', () => {
+      it('a conversation appears once per externalId within the account, with one event', async () => {
         const a = await account();
         const b = await account();
-        const input = { externalId: 'chat-1', kind: 'group' as const, name: 'Team', participants: ['+14155550123', 'dana@example.com'] };
-        const first = await store.upsertConversation(a.id, input, newId(), T0);
-        expect(first.created).toBe(true);
-        expect(first.conversation).toEqual({ id: first.conversation.id, accountId: a.id, ...input, membershipVersion: 0, createdAt: T0 });
-        const again = await store.upsertConversation(a.id, { ...input, name: 'Other', participants: [] }, newId(), T0 + 1);
-        expect(again).toEqual({ conversation: first.conversation, created: false });
-        const elsewhere = await store.upsertConversation(b.id, input, newId(), T0);
-        expect(elsewhere.created).toBe(true);
-        expect(elsewhere.conversation.id).not.toBe(first.conversation.id);
-        expect(await store.getConversation(a.id, first.conversation.id)).toEqual(first.conversation);
-        expect(await store.getConversation(b.id, first.conversation.id)).toBeNull();
-        expect(await store.findConversationByExternalId(a.id, 'chat-1')).toEqual(first.conversation);
+        const first = await report(a.id, [appeared('chat-1', { participants: ['+14155550123', 'dana@example.com'] })]);
+        if (!first.ok) throw new Error('refused');
+        expect(first.events.map((e) => e.type)).toEqual(['conversation.appeared']);
+        const id = (first.events[0]!.data as { conversationId: string }).conversationId;
+        const created = { id, accountId: a.id, externalId: 'chat-1', kind: 'group', name: 'Team', participants: ['+14155550123', 'dana@example.com'], membershipVersion: 0, createdAt: T0 };
+        expect(await store.getConversation(a.id, id)).toEqual(created);
+        expect(await report(a.id, [appeared('chat-1', { name: 'Other', participants: [] })], T0 + 1)).toEqual({ ok: true, recorded: 1, events: [] });
+        expect(await store.getConversation(a.id, id)).toEqual(created);
+        const elsewhere = await report(b.id, [appeared('chat-1')]);
+        expect(elsewhere.ok && elsewhere.events).toHaveLength(1);
+        expect(await store.getConversation(b.id, id)).toBeNull();
+        expect(await store.findConversationByExternalId(a.id, 'chat-1')).toEqual(created);
         expect(await store.findConversationByExternalId(a.id, 'chat-2')).toBeNull();
+        expect(await store.readEvents(a.id, 0, 10)).toHaveLength(1);
       });
 
-      it('concurrent upserts of one externalId make one conversation', async () => {
+      it('concurrent reports of one conversation make one conversation and one event', async () => {
         const a = await account();
-        const input = { externalId: 'chat-race', kind: 'direct' as const, name: null, participants: ['+14155550123'] };
-        const results = await Promise.all(Array.from({ length: 10 }, () => store.upsertConversation(a.id, input, newId(), T0)));
-        expect(results.filter((r) => r.created)).toHaveLength(1);
-        expect(new Set(results.map((r) => r.conversation.id)).size).toBe(1);
+        const results = await Promise.all(Array.from({ length: 10 }, () => report(a.id, [appeared('chat-race')])));
+        expect(results.flatMap((r) => (r.ok ? r.events : []))).toHaveLength(1);
+        expect(await store.readEvents(a.id, 0, 10)).toHaveLength(1);
       });
 
       it('lists newest first and pages with the cursor', async () => {
@@ -201,10 +211,11 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         const other = await account();
         const ids: string[] = [];
         for (let i = 0; i < 5; i++) {
-          const { conversation } = await store.upsertConversation(a.id, { externalId: `c${i}`, kind: 'direct', name: null, participants: [] }, orderedId(), T0 + i);
-          ids.push(conversation.id);
+          const id = orderedId();
+          await report(a.id, [appeared(`c${i}`)], T0 + i, () => id);
+          ids.push(id);
         }
-        await store.upsertConversation(other.id, { externalId: 'x', kind: 'direct', name: null, participants: [] }, newId(), T0 + 9);
+        await report(other.id, [appeared('x')], T0 + 9);
         const newestFirst = [...ids].reverse();
         const first = await store.listConversations(a.id, 2, null);
         expect(first.items.map((c) => c.id)).toEqual(newestFirst.slice(0, 2));
@@ -219,20 +230,60 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         expect(exact.nextCursor).toBeNull();
       });
 
-      it('renames, and setParticipants bumps membershipVersion each time', async () => {
+      it('a rename or a membership change applies once: repeated, it adds no event and no membership version', async () => {
         const a = await account();
-        const { conversation } = await store.upsertConversation(a.id, { externalId: 'g', kind: 'group', name: 'Old', participants: ['a@example.com'] }, newId(), T0);
-        await store.renameConversation(a.id, conversation.id, 'New');
-        expect((await store.getConversation(a.id, conversation.id))!.name).toBe('New');
-        const once = await store.setParticipants(a.id, conversation.id, ['a@example.com', 'b@example.com']);
-        expect(once).toMatchObject({ participants: ['a@example.com', 'b@example.com'], membershipVersion: 1, name: 'New' });
-        const twice = await store.setParticipants(a.id, conversation.id, ['b@example.com']);
-        expect(twice.membershipVersion).toBe(2);
-        expect(await store.getConversation(a.id, conversation.id)).toEqual(twice);
-        // Another account cannot touch it.
-        const b = await account();
-        await store.renameConversation(b.id, conversation.id, 'Hijacked');
-        expect((await store.getConversation(a.id, conversation.id))!.name).toBe('New');
+        await report(a.id, [appeared('g', { name: 'Old', participants: ['a@example.com'] })]);
+        const renamed: PlatformEvent = { type: 'group.renamed', conversationExternalId: 'g', name: 'New' };
+        const changed: PlatformEvent = { type: 'group.participants_changed', conversationExternalId: 'g', added: ['b@example.com'], removed: [], participants: ['a@example.com', 'b@example.com'] };
+        const once = await report(a.id, [renamed, changed]);
+        expect(once.ok && once.events.map((e) => [e.type, e.data])).toEqual([
+          ['group.renamed', { conversationId: expect.any(String), membershipVersion: 0 }],
+          ['group.participants_changed', { conversationId: expect.any(String), membershipVersion: 1 }],
+        ]);
+        expect(await report(a.id, [renamed, changed])).toEqual({ ok: true, recorded: 2, events: [] });
+        expect(await store.findConversationByExternalId(a.id, 'g')).toMatchObject({ name: 'New', participants: ['a@example.com', 'b@example.com'], membershipVersion: 1 });
+        const left = await report(a.id, [{ ...changed, added: [], removed: ['a@example.com'], participants: ['b@example.com'] }]);
+        expect(left.ok && left.events[0]!.data).toMatchObject({ membershipVersion: 2 });
+        expect(await store.readEvents(a.id, 0, 10)).toHaveLength(4);
+      });
+
+      it('a message is recorded once per conversation, messageExternalId and type', async () => {
+        const a = await account();
+        await report(a.id, [appeared('dm', { conversationKind: 'direct' }), appeared('other', { conversationKind: 'direct' })]);
+        const sent: PlatformEvent = { type: 'message.sent', conversationExternalId: 'dm', messageExternalId: 'm1', commandId: newId() };
+        const received: PlatformEvent = { type: 'message.received', conversationExternalId: 'dm', messageExternalId: 'm1', senderExternalId: '+14155550123', text: 'hi', attachments: [], receivedAt: new Date(T0).toISOString() };
+        const first = await report(a.id, [sent, received, { ...sent, conversationExternalId: 'other' }]);
+        expect(first.ok && first.events.map((e) => e.type)).toEqual(['message.sent', 'message.received', 'message.sent']);
+        const again = await Promise.all([report(a.id, [sent]), report(a.id, [received, sent])]);
+        expect(again.flatMap((r) => (r.ok ? r.events : []))).toEqual([]);
+        expect(await store.readEvents(a.id, 0, 10)).toHaveLength(5);
+      });
+
+      it('a batch naming an unknown conversation records nothing of the batch', async () => {
+        const a = await account();
+        const c = newCommand(a.id, { routingPath: 'admin', target: { kind: 'recipient', recipientExternalId: '+14155550123' } });
+        await store.acceptCommand(c, 0);
+        const result = await report(a.id, [
+          appeared('new', { commandId: c.id }),
+          { type: 'message.sent', conversationExternalId: 'new', messageExternalId: 'm1', commandId: c.id },
+          { type: 'group.renamed', conversationExternalId: 'nobody', name: 'x' },
+        ]);
+        expect(result).toEqual({ ok: false, unknownConversation: 'nobody' });
+        expect(await store.findConversationByExternalId(a.id, 'new')).toBeNull();
+        expect((await store.getCommand(a.id, c.id))!.conversationId).toBeNull();
+        expect(await store.readEvents(a.id, 0, 10)).toEqual([]);
+        // The same conversation announced earlier in the batch is known to the events after it.
+        const ok = await report(a.id, [appeared('new', { commandId: c.id }), { type: 'message.sent', conversationExternalId: 'new', messageExternalId: 'm1', commandId: c.id }]);
+        expect(ok.ok && ok.events.map((e) => e.type)).toEqual(['conversation.appeared', 'message.sent']);
+      });
+
+      it('links the command that made a conversation, once', async () => {
+        const a = await account();
+        const c = newCommand(a.id, { routingPath: 'admin', target: { kind: 'recipient', recipientExternalId: '+14155550123' } });
+        await store.acceptCommand(c, 0);
+        await report(a.id, [appeared('first', { commandId: c.id })]);
+        await report(a.id, [appeared('second', { commandId: c.id })]);
+        expect((await store.getCommand(a.id, c.id))!.conversationId).toBe((await store.findConversationByExternalId(a.id, 'first'))!.id);
       });
     });
 
@@ -296,80 +347,81 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         expect(await store.findIdempotentCommand(a.id, 'new', 0)).not.toBeNull();
       });
 
-      it('setCommandConversation links a command once', async () => {
-        const a = await account();
-        const c = newCommand(a.id, { routingPath: 'admin', target: { kind: 'recipient', recipientExternalId: '+14155550123' } });
-        await store.acceptCommand(c, 0);
-        const first = newId();
-        await store.setCommandConversation(a.id, c.id, first);
-        await store.setCommandConversation(a.id, c.id, newId());
-        expect((await store.getCommand(a.id, c.id))!.conversationId).toBe(first);
-      });
     });
 
     describe('commands: dispatch', () => {
-      it('hands the oldest undispatched commands to an epoch, each once per epoch', async () => {
+      async function queued(accountId: string, n: number): Promise<string[]> {
+        const ids: string[] = [];
+        for (let i = 0; i < n; i++) {
+          const c = newCommand(accountId);
+          ids.push(c.id);
+          await store.acceptCommand(c, 0);
+        }
+        return ids;
+      }
+      const ids = (commands: { id: string }[] | null) => commands!.map((c) => c.id);
+
+      it('hands the oldest queued commands to the live epoch, once while the host holds them', async () => {
         const a = await account();
         const b = await account();
-        const ids: string[] = [];
-        for (let i = 0; i < 5; i++) {
-          const c = newCommand(a.id);
-          ids.push(c.id);
-          await store.acceptCommand(c, 0);
-        }
+        const l = await lease(a.id);
+        const queue = await queued(a.id, 5);
         await store.acceptCommand(newCommand(b.id), 0);
-        const first = await store.dispatchCommands(a.id, 1, 2);
-        expect(first.map((c) => c.id)).toEqual(ids.slice(0, 2));
-        expect(first.every((c) => c.dispatchEpoch === 1)).toBe(true);
-        expect((await store.getCommand(a.id, ids[0]!))!.dispatchEpoch).toBe(1);
-        const rest = await store.dispatchCommands(a.id, 1, 10);
-        expect(rest.map((c) => c.id)).toEqual(ids.slice(2));
-        expect(await store.dispatchCommands(a.id, 1, 10)).toEqual([]);
+        const first = await store.dispatchCommands(a.id, l.epoch, 2, [], T0);
+        expect(ids(first)).toEqual(queue.slice(0, 2));
+        expect(first!.every((c) => c.dispatchEpoch === l.epoch)).toBe(true);
+        expect((await store.getCommand(a.id, queue[0]!))!.dispatchEpoch).toBe(l.epoch);
+        const rest = await store.dispatchCommands(a.id, l.epoch, 10, queue.slice(0, 2), T0);
+        expect(ids(rest)).toEqual(queue.slice(2));
+        expect(await store.dispatchCommands(a.id, l.epoch, 10, queue, T0)).toEqual([]);
         // Dispatch is internal: the status stays queued.
-        expect((await store.getCommand(a.id, ids[0]!))!.status).toBe('queued');
+        expect((await store.getCommand(a.id, queue[0]!))!.status).toBe('queued');
       });
 
-      it('takes back an undelivered dispatch, so the same epoch gets it again, oldest first', async () => {
+      it('hands out again, oldest first, what the host does not hold: the answer never reached it', async () => {
         const a = await account();
-        const ids: string[] = [];
-        for (let i = 0; i < 3; i++) {
-          const c = newCommand(a.id);
-          ids.push(c.id);
-          await store.acceptCommand(c, 0);
-        }
-        const handed = await store.dispatchCommands(a.id, 1, 10);
-        expect(handed.map((c) => c.id)).toEqual(ids);
-        await store.undispatchCommands(a.id, 1, [ids[0]!, ids[2]!]);
-        // Another epoch's undo changes nothing.
-        await store.undispatchCommands(a.id, 2, [ids[1]!]);
-        expect((await store.dispatchCommands(a.id, 1, 10)).map((c) => c.id)).toEqual([ids[0], ids[2]]);
+        const l = await lease(a.id);
+        const queue = await queued(a.id, 3);
+        expect(ids(await store.dispatchCommands(a.id, l.epoch, 10, [], T0))).toEqual(queue);
+        // The answer was lost (a crash, a closed connection): the host's next poll holds only the middle one.
+        expect(ids(await store.dispatchCommands(a.id, l.epoch, 10, [queue[1]!], T0))).toEqual([queue[0], queue[2]]);
+        // A settled command is never handed out again, held or not.
+        expect((await store.settleCommand(settlement(a.id, queue[0]!, l.epoch))).outcome).toBe('settled');
+        expect(ids(await store.dispatchCommands(a.id, l.epoch, 10, [queue[1]!], T0))).toEqual([queue[2]]);
+      });
+
+      it('an epoch that is not the live lease gets nothing and marks nothing', async () => {
+        const a = await account();
+        const queue = await queued(a.id, 1);
+        expect(await store.dispatchCommands(a.id, 1, 10, [], T0)).toBeNull();
+        const l = await lease(a.id);
+        expect(await store.dispatchCommands(a.id, l.epoch + 1, 10, [], T0)).toBeNull();
+        expect(await store.dispatchCommands(a.id, l.epoch, 10, [], l.expiresAt)).toBeNull();
+        expect((await store.getCommand(a.id, queue[0]!))!.dispatchEpoch).toBeNull();
       });
 
       it('redispatches unsettled commands to a higher epoch, never to a lower one', async () => {
         const a = await account();
-        const one = newCommand(a.id);
-        const two = newCommand(a.id);
-        await store.acceptCommand(one, 0);
-        await store.acceptCommand(two, 0);
+        const [one, two] = await queued(a.id, 2);
         const l1 = await lease(a.id);
-        await store.dispatchCommands(a.id, l1.epoch, 10);
-        expect((await store.settleCommand(settlement(a.id, one.id, l1.epoch))).outcome).toBe('settled');
+        await store.dispatchCommands(a.id, l1.epoch, 10, [], T0);
+        expect((await store.settleCommand(settlement(a.id, one!, l1.epoch))).outcome).toBe('settled');
         const l2 = await lease(a.id, 'host-b', T0 + 20_000);
         expect(l2.epoch).toBeGreaterThan(l1.epoch);
-        const again = await store.dispatchCommands(a.id, l2.epoch, 10);
-        expect(again.map((c) => c.id)).toEqual([two.id]);
-        expect(again[0]!.dispatchEpoch).toBe(l2.epoch);
-        expect(await store.dispatchCommands(a.id, l2.epoch, 10)).toEqual([]);
-        expect(await store.dispatchCommands(a.id, l1.epoch, 10)).toEqual([]);
+        const again = await store.dispatchCommands(a.id, l2.epoch, 10, [two!], T0 + 20_000);
+        expect(ids(again)).toEqual([two]);
+        expect(again![0]!.dispatchEpoch).toBe(l2.epoch);
+        expect(await store.dispatchCommands(a.id, l2.epoch, 10, [two!], T0 + 20_000)).toEqual([]);
+        expect(await store.dispatchCommands(a.id, l1.epoch, 10, [], T0 + 20_000)).toBeNull();
       });
 
-      it('concurrent dispatches under one epoch hand each command out once', async () => {
+      it('concurrent polls of one epoch that hold nothing each get the oldest: what a host does not hold is not known to have arrived', async () => {
         const a = await account();
-        for (let i = 0; i < 12; i++) await store.acceptCommand(newCommand(a.id), 0);
-        const batches = await Promise.all(Array.from({ length: 6 }, () => store.dispatchCommands(a.id, 1, 5)));
-        const ids = batches.flat().map((c) => c.id);
-        expect(ids).toHaveLength(12);
-        expect(new Set(ids).size).toBe(12);
+        const l = await lease(a.id);
+        const queue = await queued(a.id, 12);
+        const batches = await Promise.all(Array.from({ length: 3 }, () => store.dispatchCommands(a.id, l.epoch, 5, [], T0)));
+        for (const batch of batches) expect(ids(batch)).toEqual(queue.slice(0, 5));
+        expect(ids(await store.dispatchCommands(a.id, l.epoch, 20, queue.slice(0, 5), T0))).toEqual(queue.slice(5));
       });
     });
 
@@ -378,7 +430,7 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         const l = await lease(accountId);
         const c = newCommand(accountId);
         await store.acceptCommand(c, 0);
-        await store.dispatchCommands(accountId, l.epoch, 10);
+        await store.dispatchCommands(accountId, l.epoch, 10, [], T0);
         return { lease: l, command: c };
       }
 
@@ -395,24 +447,45 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         expect(await store.commandHistory(c.id)).toEqual([{ status: 'queued', at: T0 }, { status: 'failed', at: T0 + 1_000 }]);
       });
 
-      it('fencing: a wrong epoch, an expired lease or a command not dispatched under the epoch is lease_lost', async () => {
+      it('fencing: an epoch that is not the live lease is lease_lost', async () => {
         const a = await account();
         const { lease: l, command: c } = await dispatched(a.id);
         expect(await store.settleCommand(settlement(a.id, c.id, l.epoch + 1))).toEqual({ outcome: 'lease_lost' });
         expect(await store.settleCommand(settlement(a.id, c.id, l.epoch - 1))).toEqual({ outcome: 'lease_lost' });
         expect(await store.settleCommand(settlement(a.id, c.id, l.epoch, { at: l.expiresAt }))).toEqual({ outcome: 'lease_lost' });
-        // Accepted after the dispatch: never handed to this epoch.
-        const undispatched = newCommand(a.id);
-        await store.acceptCommand(undispatched, 0);
-        expect(await store.settleCommand(settlement(a.id, undispatched.id, l.epoch))).toEqual({ outcome: 'lease_lost' });
-        // A new epoch may not settle what the old one was handed until it is handed to it.
+        // A new epoch fences the old one.
         const l2 = await lease(a.id, 'host-a', T0 + 100);
-        expect(await store.settleCommand(settlement(a.id, c.id, l2.epoch))).toEqual({ outcome: 'lease_lost' });
         expect(await store.settleCommand(settlement(a.id, c.id, l.epoch))).toEqual({ outcome: 'lease_lost' });
         expect(await store.readEvents(a.id, 0, 10)).toEqual([]);
         expect((await store.getCommand(a.id, c.id))!.status).toBe('queued');
-        await store.dispatchCommands(a.id, l2.epoch, 10);
+        await store.dispatchCommands(a.id, l2.epoch, 10, [], T0 + 100);
         expect((await store.settleCommand(settlement(a.id, c.id, l2.epoch))).outcome).toBe('settled');
+      });
+
+      it('the live lease settling a command not dispatched to its epoch is not_dispatched, until it is', async () => {
+        const a = await account();
+        const { lease: l, command: c } = await dispatched(a.id);
+        // Accepted after the dispatch: never handed to this epoch.
+        const undispatched = newCommand(a.id);
+        await store.acceptCommand(undispatched, 0);
+        expect(await store.settleCommand(settlement(a.id, undispatched.id, l.epoch))).toEqual({ outcome: 'not_dispatched' });
+        // Handed to the previous epoch, not yet to this one.
+        const l2 = await lease(a.id, 'host-a', T0 + 100);
+        expect(await store.settleCommand(settlement(a.id, c.id, l2.epoch))).toEqual({ outcome: 'not_dispatched' });
+        expect(await store.readEvents(a.id, 0, 10)).toEqual([]);
+        await store.dispatchCommands(a.id, l2.epoch, 10, [], T0 + 100);
+        expect((await store.settleCommand(settlement(a.id, undispatched.id, l2.epoch))).outcome).toBe('settled');
+      });
+
+      it('a command settled by one epoch is a conflict for the next live one', async () => {
+        const a = await account();
+        const { lease: l, command: c } = await dispatched(a.id);
+        expect((await store.settleCommand(settlement(a.id, c.id, l.epoch))).outcome).toBe('settled');
+        const l2 = await lease(a.id, 'host-b', T0 + 20_000);
+        expect(await store.settleCommand(settlement(a.id, c.id, l2.epoch, { at: T0 + 20_001 }))).toMatchObject({ outcome: 'conflict', command: { status: 'succeeded' } });
+        // The epoch that settled it may still repeat it, though it ended.
+        expect(await store.settleCommand(settlement(a.id, c.id, l.epoch, { at: T0 + 20_001 }))).toMatchObject({ outcome: 'repeated' });
+        expect(await store.readEvents(a.id, 0, 10)).toHaveLength(1);
       });
 
       it('exactly once: concurrent identical settlements settle one and repeat the rest', async () => {
@@ -588,10 +661,27 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
     });
 
     describe('group commit', () => {
-      it('a read issued after a write sees it', async () => {
+      it('a read sees a write once it resolved, never before it is durable', async () => {
         const a = store.createAccount({ id: newId(), name: 'read-your-writes', createdAt: T0 });
-        const read = store.findAccount('read-your-writes');
-        expect(await read).toEqual(await a);
+        expect(await store.findAccount('read-your-writes')).toBeNull();
+        const created = await a;
+        expect(await store.findAccount('read-your-writes')).toEqual(created);
+      });
+
+      it.skipIf(!hooks.failCommit)('a read never shows a write of a group that later fails, even one opened as the group before it commits', async () => {
+        const a = await account();
+        const kept = store.appendEvents(a.id, [{ type: 'kept', time: T0, data: null }]);
+        let doomed: Promise<unknown>[] = [];
+        // Runs as soon as the first group commits: a new group opens before anything else reads.
+        const next = kept.then(() => {
+          doomed = [store.appendEvents(a.id, [{ type: 'doomed', time: T0, data: null }]), hooks.failCommit!(store)];
+        });
+        const read = store.readEvents(a.id, 0, 10);
+        await next;
+        const outcomes = await Promise.allSettled(doomed);
+        expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected']);
+        expect((await read).map((e) => e.type)).not.toContain('doomed');
+        expect((await store.readEvents(a.id, 0, 10)).map((e) => e.type)).toEqual(['kept']);
       });
 
       it.skipIf(!hooks.peer)('flushed() resolves once every write issued so far is durable', async () => {
@@ -657,7 +747,7 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         const l = await lease(a.id);
         const c = newCommand(a.id);
         await store.acceptCommand(c, 0);
-        await store.dispatchCommands(a.id, l.epoch, 10);
+        await store.dispatchCommands(a.id, l.epoch, 10, [], T0);
         const neighbour = store.appendEvents(a.id, [{ type: 'neighbour', time: T0, data: null }]);
         // eventData runs after the command row and its history were written: both must be undone.
         const broken = store.settleCommand(settlement(a.id, c.id, l.epoch, { eventData: () => { throw new Error('boom'); } }));

@@ -652,6 +652,8 @@ describe('ordering', () => {
 
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 24 }), async (ops) => {
+        // Message ids and names new to this run: a repeated one is rightly recorded once.
+        const run = newId();
         const starts = await Promise.all(accounts.map((a) => lastId(a.apiKey)));
         const streams = await Promise.all(accounts.map((a, i) => SseReader.open(server.url, a.apiKey, { lastEventId: starts[i] })));
         try {
@@ -670,10 +672,10 @@ describe('ordering', () => {
                 expect(res.status).toBe(200);
               } else if (o.kind === 'received') {
                 expected[o.account]! += o.count;
-                await a.host.report(Array.from({ length: o.count }, (_, n) => received(externals[o.account]!.direct, `r${i}.${n}`)));
+                await a.host.report(Array.from({ length: o.count }, (_, n) => received(externals[o.account]!.direct, `r${run}.${i}.${n}`)));
               } else {
                 expected[o.account]! += 1;
-                await a.host.report([{ type: 'group.renamed', conversationExternalId: externals[o.account]!.group, name: `n${i}` }]);
+                await a.host.report([{ type: 'group.renamed', conversationExternalId: externals[o.account]!.group, name: `n${run}.${i}` }]);
               }
             }),
           );

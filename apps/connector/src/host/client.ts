@@ -100,8 +100,8 @@ export class ConnectorClient {
     return this.post('/v1/connector/lease/release', { epoch });
   }
 
-  dispatch(epoch: number, max: number, waitMs: number, signal?: AbortSignal): Promise<Answer<{ commands: unknown[] }>> {
-    return this.post('/v1/connector/dispatch', { epoch, max, waitMs }, signal);
+  dispatch(epoch: number, max: number, holding: string[], waitMs: number, signal?: AbortSignal): Promise<Answer<{ commands: unknown[] }>> {
+    return this.post('/v1/connector/dispatch', { epoch, max, holding, waitMs }, signal);
   }
 
   settle(settlement: Settlement): Promise<Answer> {

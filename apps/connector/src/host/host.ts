@@ -30,6 +30,11 @@ interface EpochSession {
   /** Aborts the dispatch long poll: on lease end and on shutdown. */
   polling: AbortController;
   feed: FeedSubscription | null;
+  /**
+   * Commands received under this epoch and not yet settled. Each dispatch poll lists them, so the
+   * server hands out again whatever never arrived; one that arrives twice runs once.
+   */
+  holding: Set<string>;
 }
 
 /** One dispatched command on its way through the stages. */
@@ -108,7 +113,7 @@ export class ConnectorHost {
       this.driver = this.options.driverFor(lease.accountId);
       this.executor = new Executor(this.driver, this.options.capabilities);
     }
-    const session: EpochSession = { lease, ended, polling: new AbortController(), feed: null };
+    const session: EpochSession = { lease, ended, polling: new AbortController(), feed: null, holding: new Set() };
     this.sessions.add(session);
     session.feed = this.driver.subscribe((events) => this.reportFeed(session, events));
     ended.addEventListener('abort', () => {
@@ -128,7 +133,7 @@ export class ConnectorHost {
       if (signal.aborted) break;
       let answer;
       try {
-        answer = await client.dispatch(epoch, maxInFlight - this.lanes.outstanding, dispatchWaitMs, signal);
+        answer = await client.dispatch(epoch, maxInFlight - this.lanes.outstanding, [...session.holding], dispatchWaitMs, signal);
       } catch (error) {
         if (signal.aborted) break;
         this.log.warn({ err: error, epoch }, 'dispatch poll failed; retrying');
@@ -154,9 +159,14 @@ export class ConnectorHost {
     if (!parsed.success) {
       // The server only dispatches what it stored; this is a protocol mismatch, worth a loud log.
       this.log.error({ epoch: session.lease.epoch, command: raw, issues: parsed.error.issues }, 'dispatched command not understood');
+      // Held, or every poll of this epoch would hand it out again.
+      const id = (raw as { commandId?: unknown } | null)?.commandId;
+      if (typeof id === 'string') session.holding.add(id);
       return;
     }
     const command = parsed.data;
+    if (session.holding.has(command.commandId)) return;
+    session.holding.add(command.commandId);
     const log = this.log.child({ commandId: command.commandId, type: command.type, routingPath: command.routingPath, logicalActionId: command.logicalActionId, epoch: session.lease.epoch });
     const job: CommandJob = { session, command, log, started: performance.now(), execution: null };
     this.lanes.run(laneOf(command), [
@@ -213,9 +223,11 @@ export class ConnectorHost {
     try {
       const settled = await this.reporter.settle(epoch, command, execution, session.ended);
       const ms = Math.round((performance.now() - job.started) * 10) / 10;
+      // Only a refused settlement stays held: handing it out again would only be refused again.
+      if (settled !== 'rejected') session.holding.delete(command.commandId);
       if (settled === 'settled') {
         log.info({ status: execution.status, errorCode: execution.errorCode, detail: execution.detail, ms }, 'command settled');
-      } else if (settled === 'lease_lost' || settled === 'already_settled') {
+      } else if (settled !== 'rejected') {
         if (settled === 'lease_lost') this.keeper.markLost(epoch);
         log.warn({ error: settled, status: execution.status, errorCode: execution.errorCode }, 'settlement refused');
       }

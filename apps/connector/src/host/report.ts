@@ -6,7 +6,7 @@ import type { Execution } from './executor.ts';
 import { retrying } from './retry.ts';
 
 export type ReportResult = 'recorded' | 'lease_lost' | 'rejected';
-export type SettleResult = 'settled' | 'lease_lost' | 'already_settled' | 'rejected';
+export type SettleResult = 'settled' | 'lease_lost' | 'already_settled' | 'not_dispatched' | 'rejected';
 
 const MAX_BATCH = 500;
 const MAX_DETAIL = 2_000;
@@ -78,6 +78,7 @@ export class Reporter {
     const error = errorOf(answer);
     if (answer.status === 409 && error.error === 'lease_lost') return 'lease_lost';
     if (answer.status === 409 && error.error === 'already_settled') return 'already_settled';
+    if (answer.status === 409 && error.error === 'not_dispatched') return 'not_dispatched';
     this.log.error({ epoch, commandId: command.commandId, status: answer.status, error }, 'settlement refused');
     return 'rejected';
   }

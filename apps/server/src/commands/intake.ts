@@ -57,14 +57,9 @@ export async function intake(
   const now = clock.now();
   const keyNotBefore = now - config.idempotencyRetentionMs;
   if (idempotencyKey !== null) {
-    const seen = await store.findIdempotentCommand(accountId, idempotencyKey, keyNotBefore);
-    if (seen) {
-      // The original may still be in a group that has not committed: answer once it is durable,
-      // with its status then. If that group failed, there is no original and this is new work.
-      await store.flushed();
-      const original = await store.getCommand(accountId, seen.id);
-      if (original) return adopted(original);
-    }
+    // Reads see only durable commands: an original still in an open group is adopted inside acceptCommand.
+    const original = await store.findIdempotentCommand(accountId, idempotencyKey, keyNotBefore);
+    if (original) return adopted(original);
   }
   if (await store.isOutboundPaused(accountId)) {
     return fail(503, 'outbound_paused', 'sending is paused for this account', 30);

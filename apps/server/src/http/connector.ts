@@ -137,23 +137,14 @@ export function registerConnectorRoutes(app: FastifyInstance, services: Services
     });
     const deadline = clock.now() + (body.waitMs ?? 20_000);
     for (;;) {
-      const lease = await store.liveLease(accountId, clock.now());
-      if (!lease || lease.epoch !== body.epoch) return leaseLost(reply);
       if (abort.signal.aborted) return reply.send({ commands: [] });
-      const commands = await store.dispatchCommands(accountId, body.epoch, body.max ?? 20);
+      // An answer lost on its way (a closed connection, a crash) is no loss: the host's next
+      // poll does not list those commands in `holding`, so they are handed out again.
+      const commands = await store.dispatchCommands(accountId, body.epoch, body.max ?? 20, body.holding, clock.now());
+      if (commands === null) return leaseLost(reply);
       const remaining = deadline - clock.now();
       if (commands.length > 0 || remaining <= 0 || abort.signal.aborted) {
-        const dispatched = await Promise.all(commands.map((c) => resolve(services, c)));
-        if (commands.length > 0) {
-          // A poll whose connection closed before the answer was written did not deliver its
-          // commands: give them back, so the next poll of the same epoch gets them.
-          reply.raw.once('close', () => {
-            if (!reply.raw.writableFinished) {
-              void store.undispatchCommands(accountId, body.epoch, commands.map((c) => c.id)).then(() => services.waiters.wake(accountId));
-            }
-          });
-        }
-        return reply.send({ commands: dispatched });
+        return reply.send({ commands: await Promise.all(commands.map((c) => resolve(services, c))) });
       }
       await services.waiters.wait(accountId, remaining, abort.signal);
     }
@@ -192,6 +183,8 @@ export function registerConnectorRoutes(app: FastifyInstance, services: Services
         return sendError(reply, 404, 'command_not_found', 'no such command for this account');
       case 'lease_lost':
         return leaseLost(reply);
+      case 'not_dispatched':
+        return sendError(reply, 409, 'not_dispatched', 'this command was not dispatched to this epoch; settle it once a dispatch poll hands it over');
       case 'conflict':
         return sendError(reply, 409, 'already_settled', `the command already settled ${result.command.status}`);
       case 'settled': {
@@ -214,7 +207,9 @@ export function registerConnectorRoutes(app: FastifyInstance, services: Services
     const lease = await store.liveLease(accountId, clock.now());
     if (!lease || lease.epoch !== body.epoch) return leaseLost(reply);
     const result = await recordPlatformEvents(services, accountId, body.events);
-    if (!result.ok) return sendError(reply, 400, 'invalid_request', result.message);
+    if (!result.ok) {
+      return sendError(reply, 400, 'invalid_request', `conversation "${result.unknownConversation}" is unknown; report conversation.appeared first`);
+    }
     return reply.send({ recorded: result.recorded });
   });
 

@@ -19,7 +19,6 @@ export function conversationBody(c: ConversationRecord): Conversation {
 
 /** GET /v1/commands/{commandId}, reached through the command endpoint's route. */
 export async function sendCommand(services: Services, accountId: string, commandId: string, reply: FastifyReply): Promise<FastifyReply> {
-  await services.store.flushed();
   const command = await services.store.getCommand(accountId, commandId);
   if (!command) return sendError(reply, 404, 'command_not_found', 'no such command');
   const history = await services.store.commandHistory(command.id);
@@ -57,7 +56,6 @@ export function registerReadRoutes(app: FastifyInstance, services: Services): vo
     if (limit === null) return sendError(reply, 400, 'invalid_query', 'limit must be an integer from 1 to 200');
     const cursor = request.query.cursor ?? null;
     if (cursor !== null && !isUuid(cursor)) return sendError(reply, 400, 'invalid_query', 'cursor must be the nextCursor of a previous page');
-    await services.store.flushed();
     const page = await services.store.listConversations(accountId, limit, cursor);
     return reply.send({ conversations: page.items.map(conversationBody), nextCursor: page.nextCursor });
   });
@@ -67,7 +65,6 @@ export function registerReadRoutes(app: FastifyInstance, services: Services): vo
     if (!accountId) return reply;
     const { conversationId } = request.params;
     if (!isUuid(conversationId)) return sendError(reply, 400, 'invalid_conversationId', 'conversationId must be a UUID');
-    await services.store.flushed();
     const conversation = await services.store.getConversation(accountId, conversationId.toLowerCase());
     if (!conversation) return sendError(reply, 404, 'conversation_not_found', 'no such conversation');
     return reply.send(conversationBody(conversation));
@@ -89,7 +86,6 @@ export function registerReadRoutes(app: FastifyInstance, services: Services): vo
   app.get('/v1/attachments/:attachmentId', async (request: FastifyRequest<{ Params: { attachmentId: string } }>, reply) => {
     const accountId = await authenticate(services, request, reply, 'account');
     if (!accountId) return reply;
-    await services.store.flushed();
     const attachment = await services.store.getAttachment(accountId, request.params.attachmentId);
     if (!attachment) return sendError(reply, 404, 'attachment_not_found', 'no such attachment');
     const fileName = attachment.fileName.replace(/["\\\r\n]/g, '_');

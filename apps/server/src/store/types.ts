@@ -1,4 +1,4 @@
-import type { CommandType, RoutingPath, SettlementCode, Capability } from '@switchboard/contracts';
+import type { CommandType, RoutingPath, SettlementCode, Capability, PlatformEvent } from '@switchboard/contracts';
 
 export type CredentialKind = 'account' | 'connector';
 export type CommandStatus = 'queued' | 'succeeded' | 'failed';
@@ -111,6 +111,7 @@ export type SettleResult =
   | { outcome: 'repeated'; command: CommandRecord }
   | { outcome: 'conflict'; command: CommandRecord }
   | { outcome: 'lease_lost' }
+  | { outcome: 'not_dispatched' }
   | { outcome: 'not_found' };
 
 export interface Settlement {
@@ -125,12 +126,15 @@ export interface Settlement {
   eventData: (command: CommandRecord) => unknown;
 }
 
-export interface ConversationInput {
-  externalId: string;
-  kind: ConversationKind;
-  name: string | null;
-  participants: string[];
-}
+/**
+ * The stream event a platform event implies, given the conversation as it is after the event;
+ * built by the caller so the store stays ignorant of event shapes.
+ */
+export type PlatformEventView = (event: PlatformEvent, conversation: ConversationRecord) => NewEvent;
+
+export type PlatformEventsResult =
+  | { ok: true; recorded: number; events: EventRecord[] }
+  | { ok: false; unknownConversation: string };
 
 export interface AttachmentRecord {
   id: string;
@@ -148,11 +152,10 @@ export interface Page<T> {
 
 /**
  * Everything Switchboard keeps. Every write resolves only once it is durable, and a rejected
- * write leaves nothing behind. Reads see every write issued so far, durable or not (the intake's
- * checks need that, and it keeps them off the commit's critical path); await `flushed()` before
- * sending what you read to a client. `readEvents` always waits: the stream never shows an event
- * that could still be rolled back. SQLite is the embedded default; a PostgreSQL store implements the
- * same interface and passes the same suite (test/store.suite.ts).
+ * write leaves nothing behind. Reads see only what is durable, so nothing a client is shown can
+ * be rolled back by a crash; a read issued after a write resolved sees it. Each write method is
+ * one transaction: a state change and the stream events it implies commit together (an outbox).
+ * Every implementation passes the one suite in test/store.suite.ts.
  */
 export interface Store {
   close(): Promise<void>;
@@ -172,25 +175,28 @@ export interface Store {
   listCredentials(accountId: string): Promise<CredentialRecord[]>;
   revokeCredential(id: string, at: number): Promise<CredentialRecord | null>;
 
-  upsertConversation(accountId: string, input: ConversationInput, id: string, at: number): Promise<{ conversation: ConversationRecord; created: boolean }>;
   getConversation(accountId: string, id: string): Promise<ConversationRecord | null>;
   findConversationByExternalId(accountId: string, externalId: string): Promise<ConversationRecord | null>;
   listConversations(accountId: string, limit: number, cursor: string | null): Promise<Page<ConversationRecord>>;
-  renameConversation(accountId: string, id: string, name: string): Promise<void>;
-  setParticipants(accountId: string, id: string, participants: string[]): Promise<ConversationRecord>;
 
   findIdempotentCommand(accountId: string, key: string, notBefore: number): Promise<CommandRecord | null>;
   /** Records a command; on the agent-turn path with a key already known (and not older than `keyNotBefore`), adopts instead. */
   acceptCommand(command: NewCommand, keyNotBefore: number): Promise<AcceptResult>;
   getCommand(accountId: string, id: string): Promise<CommandRecord | null>;
-  /** Links a recipient send or group.create to the conversation it made. */
-  setCommandConversation(accountId: string, commandId: string, conversationId: string): Promise<void>;
   commandHistory(id: string): Promise<StatusChange[]>;
-  /** Hands the oldest undispatched commands to `epoch`, marking them dispatched under it. */
-  dispatchCommands(accountId: string, epoch: number, max: number): Promise<CommandRecord[]>;
-  /** Takes back commands whose dispatch under `epoch` never reached the host. */
-  undispatchCommands(accountId: string, epoch: number, ids: string[]): Promise<void>;
+  /**
+   * Hands the oldest queued commands not yet dispatched to `epoch`, or dispatched to it but not
+   * among those the host says it is `holding` (the answer never reached it), and marks them
+   * dispatched under `epoch`. Null when `epoch` is not the live lease's at `now`.
+   */
+  dispatchCommands(accountId: string, epoch: number, max: number, holding: readonly string[], now: number): Promise<CommandRecord[] | null>;
   settleCommand(settlement: Settlement): Promise<SettleResult>;
+  /**
+   * Applies what the platform reported, in order, with the stream events it implies, all in one
+   * transaction. Idempotent: what is already recorded adds no event. A batch naming a
+   * conversation that neither the store nor an earlier event of the batch knows records nothing.
+   */
+  recordPlatformEvents(accountId: string, events: readonly PlatformEvent[], at: number, newConversationId: () => string, view: PlatformEventView): Promise<PlatformEventsResult>;
 
   appendEvents(accountId: string, events: NewEvent[]): Promise<EventRecord[]>;
   readEvents(accountId: string, after: number, limit: number): Promise<EventRecord[]>;

@@ -1,5 +1,4 @@
-import type { Services } from '../services.ts';
-import type { EventRecord, NewEvent } from '../store/types.ts';
+import type { EventRecord } from '../store/types.ts';
 
 export interface StreamEnvelope {
   id: string;
@@ -12,11 +11,4 @@ export interface StreamEnvelope {
 /** The stream's envelope for a stored event (specs/asyncapi/stream.yaml). */
 export function toEnvelope(event: EventRecord): StreamEnvelope {
   return { id: String(event.id), type: event.type, time: new Date(event.time).toISOString(), account: event.accountId, data: event.data };
-}
-
-/** Appends to the account's log durably, then wakes its open streams. */
-export async function appendEvents(services: Services, accountId: string, events: NewEvent[]): Promise<EventRecord[]> {
-  const records = await services.store.appendEvents(accountId, events);
-  services.hub.notify(accountId);
-  return records;
 }

@@ -14,6 +14,8 @@ export interface Account {
 
 export class TestHost {
   epoch = 0;
+  /** Commands dispatched to this epoch and not yet settled: every poll lists them. */
+  readonly holding = new Set<string>();
   readonly hostId = `sdk-test-host-${randomUUID()}`;
 
   /** Mutable: after a server restart the same host (same hostId) talks to the new process. */
@@ -40,6 +42,7 @@ export class TestHost {
   async lease(capabilities: unknown[] = [], osMajorVersion = 15): Promise<this> {
     const lease = await this.call<{ epoch: number }>('lease', { hostId: this.hostId, osMajorVersion, capabilities });
     this.epoch = lease.epoch;
+    this.holding.clear();
     return this;
   }
 
@@ -81,12 +84,15 @@ export class TestHost {
   }
 
   async dispatch(waitMs = 0, signal?: AbortSignal): Promise<DispatchedCommand[]> {
-    const body = await this.call<{ commands: DispatchedCommand[] }>('dispatch', { epoch: this.epoch, waitMs }, signal);
+    const body = await this.call<{ commands: DispatchedCommand[] }>('dispatch', { epoch: this.epoch, holding: [...this.holding], waitMs }, signal);
+    for (const command of body.commands) this.holding.add(command.commandId);
     return body.commands;
   }
 
-  settle(commandId: string, status: 'succeeded' | 'failed', errorCode: SettlementCode | null = null) {
-    return this.call('settlements', { epoch: this.epoch, commandId, status, errorCode });
+  async settle(commandId: string, status: 'succeeded' | 'failed', errorCode: SettlementCode | null = null) {
+    const answer = await this.call('settlements', { epoch: this.epoch, commandId, status, errorCode });
+    this.holding.delete(commandId);
+    return answer;
   }
 
   /** The id of the newest event on the account's stream (the JSON form, read with the API key). */

@@ -97,6 +97,20 @@ const migrations: string[] = [
     PRIMARY KEY (account_id, id)
   ) STRICT;
   `,
+  `
+  -- The platform messages the stream announced, so a re-reported one is recorded once.
+  CREATE TABLE platform_messages (
+    account_id TEXT NOT NULL,
+    conversation_id TEXT NOT NULL,
+    message_external_id TEXT NOT NULL,
+    type TEXT NOT NULL,
+    recorded_at INTEGER NOT NULL,
+    PRIMARY KEY (account_id, conversation_id, message_external_id, type)
+  ) STRICT, WITHOUT ROWID;
+  INSERT OR IGNORE INTO platform_messages
+    SELECT account_id, data ->> '$.conversationId', data ->> '$.messageExternalId', type, time
+    FROM events WHERE type IN ('message.received', 'message.sent');
+  `,
 ];
 
 /** Brings the schema up to date inside one transaction, recording progress in `user_version`. */

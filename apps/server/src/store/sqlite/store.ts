@@ -8,7 +8,6 @@ import {
   type AccountRecord,
   type AttachmentRecord,
   type CommandRecord,
-  type ConversationInput,
   type ConversationRecord,
   type CredentialRecord,
   type EventRecord,
@@ -17,20 +16,32 @@ import {
   type NewCommand,
   type NewEvent,
   type Page,
+  type PlatformEventsResult,
+  type PlatformEventView,
   type SettleResult,
   type Settlement,
   type StatusChange,
   type Store,
 } from '../types.ts';
+import type { PlatformEvent } from '@switchboard/contracts';
 import { migrate } from './migrations.ts';
 
 type Row = Record<string, unknown>;
 type Waiter = { resolve: () => void; reject: (error: unknown) => void };
 
 export interface SqliteOptions {
-  /** Directory holding `switchboard.db`; `:memory:` keeps everything in memory (tests of the store only). */
+  /** Directory holding `switchboard.db`. */
   dataDir: string;
   busyTimeoutMs?: number;
+}
+
+/** A platform event names a conversation nobody announced; the batch is rolled back. */
+class UnknownConversation extends Error {
+  readonly externalId: string;
+  constructor(externalId: string) {
+    super(`conversation "${externalId}" is unknown`);
+    this.externalId = externalId;
+  }
 }
 
 /**
@@ -38,35 +49,44 @@ export interface SqliteOptions {
  * survives power loss. Group commit: every write issued in one event-loop turn shares one
  * transaction and one fsync, and each write's promise resolves only after that COMMIT. A failed
  * COMMIT rolls the whole group back and rejects every write in it, so nothing is half-written.
+ * Reads go through a second, read-only connection, which WAL shows only committed (and, with
+ * `synchronous = FULL`, already synced) transactions: never a group still open on the writer.
  */
 export class SqliteStore implements Store {
   readonly db: DatabaseSync;
+  private readonly reader: DatabaseSync;
   private readonly statements = new Map<string, StatementSync>();
+  private readonly queries = new Map<string, StatementSync>();
   private group: Waiter[] | null = null;
   private commitScheduled: Promise<void> = Promise.resolve();
   /** Rows every command's intake reads (credential, conversation, pause, lease), kept until they change. */
   private readonly cache = new Map<string, unknown>();
   private cacheVersion = -1;
   private versionChecked = false;
+  /** The open group wrote a table the cache reads from: drop the cache again once it commits. */
+  private cacheStale = false;
 
   constructor(options: SqliteOptions) {
-    const inMemory = options.dataDir === ':memory:';
-    if (!inMemory) mkdirSync(options.dataDir, { recursive: true });
-    this.db = new DatabaseSync(inMemory ? ':memory:' : join(options.dataDir, 'switchboard.db'));
+    mkdirSync(options.dataDir, { recursive: true });
+    const file = join(options.dataDir, 'switchboard.db');
+    this.db = new DatabaseSync(file);
     this.db.exec(`PRAGMA busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     this.db.exec('PRAGMA journal_mode = WAL');
     this.db.exec('PRAGMA synchronous = FULL');
     this.db.exec('PRAGMA foreign_keys = ON');
     migrate(this.db);
+    this.reader = new DatabaseSync(file, { readOnly: true });
+    this.reader.exec(`PRAGMA busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
   }
 
+  /** A statement on the writer: only inside `write`. */
   private sql(text: string): StatementSync {
-    let statement = this.statements.get(text);
-    if (!statement) {
-      statement = this.db.prepare(text);
-      this.statements.set(text, statement);
-    }
-    return statement;
+    return prepared(this.statements, this.db, text);
+  }
+
+  /** A statement on the reader: sees only committed transactions. */
+  private query(text: string): StatementSync {
+    return prepared(this.queries, this.reader, text);
   }
 
   /**
@@ -76,7 +96,7 @@ export class SqliteStore implements Store {
   private cached<T>(key: string, load: () => T): T {
     if (!this.versionChecked) {
       // Once per event-loop turn: what another process commits shows within a turn.
-      const { data_version: version } = this.sql('PRAGMA data_version').get() as { data_version: number };
+      const { data_version: version } = this.query('PRAGMA data_version').get() as { data_version: number };
       if (version !== this.cacheVersion) {
         this.cache.clear();
         this.cacheVersion = version;
@@ -91,9 +111,10 @@ export class SqliteStore implements Store {
     return value;
   }
 
-  /** Drops cached reads after this connection writes a table they come from. */
+  /** Drops cached reads when a write touches a table they come from, and again when it commits. */
   private forget(): void {
     this.cache.clear();
+    this.cacheStale = true;
   }
 
   /** Runs `fn` inside this turn's transaction; resolves with its result once the transaction commits. */
@@ -128,22 +149,18 @@ export class SqliteStore implements Store {
       this.db.exec('COMMIT');
     } catch (error) {
       try { this.db.exec('ROLLBACK'); } catch { /* the failed COMMIT may already have rolled back */ }
-      this.forget();
       const failure = new StoreError('could not commit', { cause: error });
       for (const waiter of group) waiter.reject(failure);
       return;
+    } finally {
+      if (this.cacheStale) this.cache.clear();
+      this.cacheStale = false;
     }
     for (const waiter of group) waiter.resolve();
   }
 
-  /** Sees every write issued so far, committed or not: for decisions whose own write joins the same group. */
+  /** Reads on the reader connection: what is durable, never the open group. */
   private async read<T>(fn: () => T): Promise<T> {
-    return fn();
-  }
-
-  /** Waits for the open group to commit first: for what goes out to a client. */
-  private async committedRead<T>(fn: () => T): Promise<T> {
-    if (this.group) await this.commitScheduled;
     return fn();
   }
 
@@ -153,6 +170,7 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     await this.flushed();
+    this.reader.close();
     this.db.close();
   }
 
@@ -167,15 +185,15 @@ export class SqliteStore implements Store {
   }
 
   getAccount(id: string): Promise<AccountRecord | null> {
-    return this.read(() => account(this.sql('SELECT * FROM accounts WHERE id = ?').get(id)));
+    return this.read(() => account(this.query('SELECT * FROM accounts WHERE id = ?').get(id)));
   }
 
   findAccount(idOrName: string): Promise<AccountRecord | null> {
-    return this.read(() => account(this.sql('SELECT * FROM accounts WHERE id = ? OR name = ?').get(idOrName, idOrName)));
+    return this.read(() => account(this.query('SELECT * FROM accounts WHERE id = ? OR name = ?').get(idOrName, idOrName)));
   }
 
   listAccounts(): Promise<AccountRecord[]> {
-    return this.read(() => this.sql('SELECT * FROM accounts ORDER BY created_at, id').all().map((r) => account(r)!));
+    return this.read(() => this.query('SELECT * FROM accounts ORDER BY created_at, id').all().map((r) => account(r)!));
   }
 
   setOutboundPaused(accountId: string | null, paused: boolean): Promise<void> {
@@ -192,7 +210,7 @@ export class SqliteStore implements Store {
 
   isOutboundPaused(accountId: string): Promise<boolean> {
     return this.read(() => this.cached(`paused:${accountId}`, () => {
-      const row = this.sql(
+      const row = this.query(
         "SELECT (SELECT outbound_paused FROM accounts WHERE id = ?) AS account, (SELECT value FROM settings WHERE key = 'outbound_paused') AS global",
       ).get(accountId) as { account: number | null; global: string | null };
       return row.account === 1 || row.global === '1';
@@ -213,7 +231,7 @@ export class SqliteStore implements Store {
 
   findCredentialByHash(hash: Buffer): Promise<(CredentialRecord & { hash: Buffer }) | null> {
     return this.read(() => {
-      const row = this.cached(`credential:${hash.toString('hex')}`, () => this.sql('SELECT * FROM credentials WHERE hash = ? AND revoked_at IS NULL').get(hash));
+      const row = this.cached(`credential:${hash.toString('hex')}`, () => this.query('SELECT * FROM credentials WHERE hash = ? AND revoked_at IS NULL').get(hash));
       if (!row) return null;
       const stored = Buffer.from(row.hash as Uint8Array);
       // The lookup is by hash; compare the stored hash in constant time all the same.
@@ -223,7 +241,7 @@ export class SqliteStore implements Store {
   }
 
   listCredentials(accountId: string): Promise<CredentialRecord[]> {
-    return this.read(() => this.sql('SELECT * FROM credentials WHERE account_id = ? ORDER BY created_at, id').all(accountId).map(credential));
+    return this.read(() => this.query('SELECT * FROM credentials WHERE account_id = ? ORDER BY created_at, id').all(accountId).map(credential));
   }
 
   revokeCredential(id: string, at: number): Promise<CredentialRecord | null> {
@@ -237,30 +255,16 @@ export class SqliteStore implements Store {
 
   // Conversations
 
-  upsertConversation(accountId: string, input: ConversationInput, id: string, at: number) {
-    return this.write(() => {
-      this.forget();
-      const existing = this.sql('SELECT * FROM conversations WHERE account_id = ? AND external_id = ?').get(accountId, input.externalId);
-      if (existing) return { conversation: conversation(existing), created: false };
-      this.sql('INSERT INTO conversations (id, account_id, external_id, kind, name, participants, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-        .run(id, accountId, input.externalId, input.kind, input.name, JSON.stringify(input.participants), at);
-      return {
-        conversation: { id, accountId, ...input, membershipVersion: 0, createdAt: at },
-        created: true,
-      };
-    });
-  }
-
   getConversation(accountId: string, id: string): Promise<ConversationRecord | null> {
     return this.read(() => this.cached(`conversation:${accountId}:${id}`, () => {
-      const row = this.sql('SELECT * FROM conversations WHERE account_id = ? AND id = ?').get(accountId, id);
+      const row = this.query('SELECT * FROM conversations WHERE account_id = ? AND id = ?').get(accountId, id);
       return row ? conversation(row) : null;
     }));
   }
 
   findConversationByExternalId(accountId: string, externalId: string): Promise<ConversationRecord | null> {
     return this.read(() => {
-      const row = this.sql('SELECT * FROM conversations WHERE account_id = ? AND external_id = ?').get(accountId, externalId);
+      const row = this.query('SELECT * FROM conversations WHERE account_id = ? AND external_id = ?').get(accountId, externalId);
       return row ? conversation(row) : null;
     });
   }
@@ -269,46 +273,30 @@ export class SqliteStore implements Store {
     return this.read(() => {
       // Ids are UUIDv7, so descending id order is newest first.
       const rows = cursor
-        ? this.sql('SELECT * FROM conversations WHERE account_id = ? AND id < ? ORDER BY id DESC LIMIT ?').all(accountId, cursor, limit + 1)
-        : this.sql('SELECT * FROM conversations WHERE account_id = ? ORDER BY id DESC LIMIT ?').all(accountId, limit + 1);
+        ? this.query('SELECT * FROM conversations WHERE account_id = ? AND id < ? ORDER BY id DESC LIMIT ?').all(accountId, cursor, limit + 1)
+        : this.query('SELECT * FROM conversations WHERE account_id = ? ORDER BY id DESC LIMIT ?').all(accountId, limit + 1);
       const items = rows.slice(0, limit).map(conversation);
       return { items, nextCursor: rows.length > limit ? items[items.length - 1]!.id : null };
     });
   }
 
-  renameConversation(accountId: string, id: string, name: string): Promise<void> {
-    return this.write(() => {
-      this.forget();
-      this.sql('UPDATE conversations SET name = ? WHERE account_id = ? AND id = ?').run(name, accountId, id);
-    });
-  }
-
-  setParticipants(accountId: string, id: string, participants: string[]): Promise<ConversationRecord> {
-    return this.write(() => {
-      this.forget();
-      this.sql('UPDATE conversations SET participants = ?, membership_version = membership_version + 1 WHERE account_id = ? AND id = ?')
-        .run(JSON.stringify(participants), accountId, id);
-      return conversation(this.sql('SELECT * FROM conversations WHERE account_id = ? AND id = ?').get(accountId, id)!);
-    });
-  }
-
   // Commands
 
-  private idempotentCommand(accountId: string, key: string, notBefore: number): CommandRecord | null {
-    const row = this.sql(
+  private idempotentCommand(statement: (text: string) => StatementSync, accountId: string, key: string, notBefore: number): CommandRecord | null {
+    const row = statement(
       'SELECT c.* FROM idempotency_keys k JOIN commands c ON c.id = k.command_id WHERE k.account_id = ? AND k.key = ? AND k.created_at >= ?',
     ).get(accountId, key, notBefore);
     return row ? command(row) : null;
   }
 
   findIdempotentCommand(accountId: string, key: string, notBefore: number): Promise<CommandRecord | null> {
-    return this.read(() => this.idempotentCommand(accountId, key, notBefore));
+    return this.read(() => this.idempotentCommand((t) => this.query(t), accountId, key, notBefore));
   }
 
   acceptCommand(input: NewCommand, keyNotBefore: number): Promise<AcceptResult> {
     return this.write((): AcceptResult => {
       if (input.idempotencyKey !== null) {
-        const original = this.idempotentCommand(input.accountId, input.idempotencyKey, keyNotBefore);
+        const original = this.idempotentCommand((t) => this.sql(t), input.accountId, input.idempotencyKey, keyNotBefore);
         if (original) return { disposition: 'adopted', command: original };
         // A key past retention is forgotten: the new command takes it over.
         this.sql('DELETE FROM idempotency_keys WHERE account_id = ? AND key = ?').run(input.accountId, input.idempotencyKey);
@@ -333,22 +321,15 @@ export class SqliteStore implements Store {
 
   getCommand(accountId: string, id: string): Promise<CommandRecord | null> {
     return this.read(() => {
-      const row = this.sql('SELECT * FROM commands WHERE account_id = ? AND id = ?').get(accountId, id);
+      const row = this.query('SELECT * FROM commands WHERE account_id = ? AND id = ?').get(accountId, id);
       return row ? command(row) : null;
-    });
-  }
-
-  setCommandConversation(accountId: string, commandId: string, conversationId: string): Promise<void> {
-    return this.write(() => {
-      this.sql('UPDATE commands SET conversation_id = ? WHERE account_id = ? AND id = ? AND conversation_id IS NULL')
-        .run(conversationId, accountId, commandId);
     });
   }
 
   commandHistory(id: string): Promise<StatusChange[]> {
     // A command is queued once and settled at most once, so its history is its two timestamps.
     return this.read(() => {
-      const row = this.sql('SELECT status, created_at, settled_at FROM commands WHERE id = ?').get(id);
+      const row = this.query('SELECT status, created_at, settled_at FROM commands WHERE id = ?').get(id);
       if (!row) return [];
       const history: StatusChange[] = [{ status: 'queued', at: Number(row.created_at) }];
       if (row.settled_at !== null) history.push({ status: row.status as StatusChange['status'], at: Number(row.settled_at) });
@@ -356,11 +337,15 @@ export class SqliteStore implements Store {
     });
   }
 
-  dispatchCommands(accountId: string, epoch: number, max: number): Promise<CommandRecord[]> {
+  dispatchCommands(accountId: string, epoch: number, max: number, holding: readonly string[], now: number): Promise<CommandRecord[] | null> {
     return this.write(() => {
+      // Fencing in the same transaction as the dispatch: only the live lease's epoch gets work.
+      if (!this.isLiveEpoch(accountId, epoch, now)) return null;
       const rows = this.sql(
-        "SELECT * FROM commands WHERE account_id = ? AND status = 'queued' AND (dispatch_epoch IS NULL OR dispatch_epoch < ?) ORDER BY id LIMIT ?",
-      ).all(accountId, epoch, max);
+        `SELECT * FROM commands WHERE account_id = ? AND status = 'queued'
+           AND (dispatch_epoch IS NULL OR dispatch_epoch < ? OR (dispatch_epoch = ? AND id NOT IN (SELECT value FROM json_each(?))))
+         ORDER BY id LIMIT ?`,
+      ).all(accountId, epoch, epoch, JSON.stringify(holding), max);
       const mark = this.sql('UPDATE commands SET dispatch_epoch = ? WHERE id = ?');
       return rows.map((row) => {
         mark.run(epoch, row.id as string);
@@ -369,11 +354,9 @@ export class SqliteStore implements Store {
     });
   }
 
-  undispatchCommands(accountId: string, epoch: number, ids: string[]): Promise<void> {
-    return this.write(() => {
-      const undo = this.sql("UPDATE commands SET dispatch_epoch = NULL WHERE account_id = ? AND id = ? AND dispatch_epoch = ? AND status = 'queued'");
-      for (const id of ids) undo.run(accountId, id, epoch);
-    });
+  private isLiveEpoch(accountId: string, epoch: number, now: number): boolean {
+    const held = this.sql('SELECT epoch, expires_at FROM leases WHERE account_id = ?').get(accountId);
+    return held !== undefined && Number(held.epoch) === epoch && Number(held.expires_at) > now;
   }
 
   settleCommand(s: Settlement): Promise<SettleResult> {
@@ -381,23 +364,76 @@ export class SqliteStore implements Store {
       const row = this.sql('SELECT * FROM commands WHERE account_id = ? AND id = ?').get(s.accountId, s.commandId);
       if (!row) return { outcome: 'not_found' };
       const current = command(row);
-      if (current.status !== 'queued') {
-        // Only the epoch that settled it may repeat it (a retry after a lost response); any other epoch is fenced.
-        if (current.dispatchEpoch !== s.epoch) return { outcome: 'lease_lost' };
+      if (current.status !== 'queued' && current.dispatchEpoch === s.epoch) {
+        // The epoch that settled it repeats itself (a retry after a lost response), live or not.
         const same = current.status === s.status && current.errorCode === s.errorCode;
         return { outcome: same ? 'repeated' : 'conflict', command: current };
       }
-      // Fencing: only the live lease's epoch, and only the epoch the command was dispatched under, may settle.
-      const lease = this.sql('SELECT epoch, expires_at FROM leases WHERE account_id = ?').get(s.accountId);
-      if (!lease || Number(lease.epoch) !== s.epoch || Number(lease.expires_at) <= s.at || current.dispatchEpoch !== s.epoch) {
-        return { outcome: 'lease_lost' };
-      }
+      // Fencing: only the live lease's epoch settles, and only what was dispatched to it.
+      if (!this.isLiveEpoch(s.accountId, s.epoch, s.at)) return { outcome: 'lease_lost' };
+      if (current.status !== 'queued') return { outcome: 'conflict', command: current };
+      if (current.dispatchEpoch !== s.epoch) return { outcome: 'not_dispatched' };
       this.sql('UPDATE commands SET status = ?, error_code = ?, detail = ?, settled_at = ? WHERE id = ?')
         .run(s.status, s.errorCode, s.detail, s.at, s.commandId);
       const settled: CommandRecord = { ...current, status: s.status, errorCode: s.errorCode, settledAt: s.at };
       const [event] = this.insertEvents(s.accountId, [{ type: 'command.settled', time: s.at, data: s.eventData(settled) }]);
       return { outcome: 'settled', command: settled, event: event! };
     });
+  }
+
+  // Platform events
+
+  async recordPlatformEvents(accountId: string, events: readonly PlatformEvent[], at: number, newConversationId: () => string, view: PlatformEventView): Promise<PlatformEventsResult> {
+    try {
+      return await this.write(() => {
+        this.forget();
+        const implied = events.flatMap((event) => this.applyPlatformEvent(accountId, event, at, newConversationId, view));
+        return { ok: true, recorded: events.length, events: this.insertEvents(accountId, implied) };
+      });
+    } catch (error) {
+      if (error instanceof UnknownConversation) return { ok: false, unknownConversation: error.externalId };
+      throw error;
+    }
+  }
+
+  /** One platform event's state change; returns the stream event it implies, none when nothing changed. */
+  private applyPlatformEvent(accountId: string, event: PlatformEvent, at: number, newConversationId: () => string, view: PlatformEventView): NewEvent[] {
+    const byExternalId = (externalId: string) => this.sql('SELECT * FROM conversations WHERE account_id = ? AND external_id = ?').get(accountId, externalId);
+    if (event.type === 'conversation.appeared') {
+      const existing = byExternalId(event.externalId);
+      const id = existing ? (existing.id as string) : newConversationId();
+      if (!existing) {
+        this.sql('INSERT INTO conversations (id, account_id, external_id, kind, name, participants, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+          .run(id, accountId, event.externalId, event.conversationKind, event.name, JSON.stringify(event.participants), at);
+      }
+      if (event.commandId) {
+        this.sql('UPDATE commands SET conversation_id = ? WHERE account_id = ? AND id = ? AND conversation_id IS NULL').run(id, accountId, event.commandId);
+      }
+      return existing ? [] : [view(event, conversation(byExternalId(event.externalId)!))];
+    }
+    const row = byExternalId(event.conversationExternalId);
+    if (!row) throw new UnknownConversation(event.conversationExternalId);
+    const current = conversation(row);
+    switch (event.type) {
+      case 'message.received':
+      case 'message.sent': {
+        const { changes } = this.sql(
+          'INSERT INTO platform_messages (account_id, conversation_id, message_external_id, type, recorded_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+        ).run(accountId, current.id, event.messageExternalId, event.type, at);
+        return Number(changes) === 0 ? [] : [view(event, current)];
+      }
+      case 'group.renamed': {
+        if (current.name === event.name) return [];
+        this.sql('UPDATE conversations SET name = ? WHERE id = ?').run(event.name, current.id);
+        return [view(event, { ...current, name: event.name })];
+      }
+      case 'group.participants_changed': {
+        if (JSON.stringify(current.participants) === JSON.stringify(event.participants)) return [];
+        this.sql('UPDATE conversations SET participants = ?, membership_version = membership_version + 1 WHERE id = ?')
+          .run(JSON.stringify(event.participants), current.id);
+        return [view(event, { ...current, participants: event.participants, membershipVersion: current.membershipVersion + 1 })];
+      }
+    }
   }
 
   // Events
@@ -415,8 +451,8 @@ export class SqliteStore implements Store {
   }
 
   readEvents(accountId: string, after: number, limit: number): Promise<EventRecord[]> {
-    return this.committedRead(() =>
-      this.sql('SELECT * FROM events WHERE account_id = ? AND id > ? ORDER BY id LIMIT ?').all(accountId, after, limit).map((r) => ({
+    return this.read(() =>
+      this.query('SELECT * FROM events WHERE account_id = ? AND id > ? ORDER BY id LIMIT ?').all(accountId, after, limit).map((r) => ({
         id: Number(r.id),
         accountId: r.account_id as string,
         type: r.type as string,
@@ -428,7 +464,7 @@ export class SqliteStore implements Store {
 
   eventsPurgedThrough(accountId: string): Promise<number> {
     return this.read(() => {
-      const row = this.sql('SELECT events_purged_through FROM accounts WHERE id = ?').get(accountId);
+      const row = this.query('SELECT events_purged_through FROM accounts WHERE id = ?').get(accountId);
       return row ? Number(row.events_purged_through) : 0;
     });
   }
@@ -439,6 +475,8 @@ export class SqliteStore implements Store {
         `UPDATE accounts SET events_purged_through = MAX(events_purged_through,
            COALESCE((SELECT MAX(id) FROM events WHERE events.account_id = accounts.id AND time < ?), 0))`,
       ).run(olderThan);
+      // A platform message is remembered as long as its stream event: a re-report later than that is not expected.
+      this.sql('DELETE FROM platform_messages WHERE recorded_at < ?').run(olderThan);
       return Number(this.sql('DELETE FROM events WHERE time < ?').run(olderThan).changes);
     });
   }
@@ -488,7 +526,7 @@ export class SqliteStore implements Store {
   liveLease(accountId: string, now: number): Promise<LeaseRecord | null> {
     return this.read(() => {
       const held = this.cached(`lease:${accountId}`, () => {
-        const row = this.sql('SELECT * FROM leases WHERE account_id = ?').get(accountId);
+        const row = this.query('SELECT * FROM leases WHERE account_id = ?').get(accountId);
         return row ? lease(row) : null;
       });
       return held && held.expiresAt > now ? held : null;
@@ -496,7 +534,7 @@ export class SqliteStore implements Store {
   }
 
   listLeases(): Promise<LeaseRecord[]> {
-    return this.read(() => this.sql('SELECT * FROM leases ORDER BY account_id').all().map(lease));
+    return this.read(() => this.query('SELECT * FROM leases ORDER BY account_id').all().map(lease));
   }
 
   // Attachments
@@ -512,7 +550,7 @@ export class SqliteStore implements Store {
 
   getAttachment(accountId: string, id: string): Promise<AttachmentRecord | null> {
     return this.read(() => {
-      const row = this.sql('SELECT * FROM attachments WHERE account_id = ? AND id = ?').get(accountId, id);
+      const row = this.query('SELECT * FROM attachments WHERE account_id = ? AND id = ?').get(accountId, id);
       if (!row) return null;
       return {
         id: row.id as string,
@@ -524,6 +562,15 @@ export class SqliteStore implements Store {
       };
     });
   }
+}
+
+function prepared(statements: Map<string, StatementSync>, db: DatabaseSync, text: string): StatementSync {
+  let statement = statements.get(text);
+  if (!statement) {
+    statement = db.prepare(text);
+    statements.set(text, statement);
+  }
+  return statement;
 }
 
 function account(row: Row | undefined): AccountRecord | null {

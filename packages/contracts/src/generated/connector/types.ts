@@ -67,7 +67,8 @@ export interface paths {
         /**
          * Receive commands to execute (long poll)
          * @description Answers at once with the commands waiting for this epoch, oldest first, or waits up to
-         *     `waitMs` for one to be queued. A command is handed out once per epoch.
+         *     `waitMs` for one to be queued. A command is handed out once per epoch, unless the host's
+         *     next poll shows it never arrived (`holding`, see Dispatch above).
          */
         post: operations["pollDispatch"];
         delete?: never;
@@ -87,9 +88,15 @@ export interface paths {
         put?: never;
         /**
          * Report a command's outcome
-         * @description Settles the command and appends its command event to the stream. Repeating the same
-         *     settlement answers 200 with what was recorded (a host may retry after a lost response);
-         *     a command already settled differently answers 409 `already_settled`.
+         * @description Settles the command and appends its command event to the stream, in one transaction.
+         *     Repeating the same settlement under the same epoch answers 200 with what was recorded (a
+         *     host may retry after a lost response, even once that epoch has ended). Otherwise: a
+         *     command already settled differently, or by another epoch, answers 409 `already_settled`
+         *     to the live lease; an epoch that is not the live lease's answers 409 `lease_lost`; and the
+         *     live lease settling a command not dispatched to its epoch answers 409 `not_dispatched`.
+         *     The last is not a lost lease: the host keeps its lease, drops the outcome it holds, and
+         *     settles the command when a dispatch poll hands it to the live epoch (its
+         *     `logicalActionId` finds the action already on the platform, so it is not executed again).
          */
         post: operations["settleCommand"];
         delete?: never;
@@ -111,7 +118,12 @@ export interface paths {
          * Forward what happened on the platform
          * @description Conversations appearing, inbound messages, confirmed outbound messages and group changes.
          *     The server maps platform ids to conversation ids and appends stream events in the order
-         *     given.
+         *     given. A batch is recorded whole or not at all: each state change commits in one
+         *     transaction with the stream events it implies. Reporting is idempotent, so a host
+         *     re-reports a batch whose answer it lost (or that an earlier holder may have reported)
+         *     without fear: a conversation already known, a message already recorded (same conversation,
+         *     `messageExternalId` and type), a name the group already has, or the membership it already
+         *     has add no stream event.
          */
         post: operations["reportPlatformEvents"];
         delete?: never;
@@ -151,7 +163,7 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /** @enum {string} */
-        ConnectorErrorCode: "invalid_request" | "unauthenticated" | "lease_held" | "lease_lost" | "command_not_found" | "already_settled";
+        ConnectorErrorCode: "invalid_request" | "unauthenticated" | "lease_held" | "lease_lost" | "command_not_found" | "already_settled" | "not_dispatched";
         ConnectorError: {
             error: components["schemas"]["ConnectorErrorCode"];
             message: string;
@@ -183,6 +195,12 @@ export interface components {
         };
         DispatchRequest: {
             epoch: number;
+            /**
+             * @description The commands this host received under `epoch` and has not settled yet (the server
+             *     answered its settlement neither 200 nor `already_settled`). Every other command
+             *     dispatched under the epoch and still queued is handed out again.
+             */
+            holding: string[];
             /** @default 20 */
             max?: number;
             /** @default 20000 */
@@ -549,7 +567,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConnectorError"];
                 };
             };
-            /** @description The lease was lost, or the command is already settled differently. */
+            /** @description The lease was lost (`lease_lost`), the command is already settled (`already_settled`), or it was not dispatched to this epoch (`not_dispatched`). */
             409: {
                 headers: {
                     [name: string]: unknown;

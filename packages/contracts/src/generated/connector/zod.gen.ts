@@ -8,7 +8,8 @@ export const zConnectorErrorCode = z.enum([
     'lease_held',
     'lease_lost',
     'command_not_found',
-    'already_settled'
+    'already_settled',
+    'not_dispatched'
 ]);
 
 export const zConnectorError = z.object({
@@ -39,6 +40,7 @@ export const zEpochRequest = z.strictObject({
 
 export const zDispatchRequest = z.strictObject({
     epoch: z.int().gte(1),
+    holding: z.array(z.uuid()).max(1000),
     max: z.int().gte(1).lte(100).optional().default(20),
     waitMs: z.int().gte(0).lte(30000).optional().default(20000)
 });

@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { headers, postCommand, readyAccount, startTestServer, TestHost, type TestServer } from './helpers.ts';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer({ rateLimit: 0 });
+});
+afterAll(() => server.stopAndClean());
+
+async function events(apiKey: string): Promise<Array<{ id: string; type: string; data: any }>> {
+  const response = await fetch(`${server.url}/v1/events?after=0&limit=1000`, { headers: headers(apiKey) });
+  return ((await response.json()) as { events: Array<{ id: string; type: string; data: any }> }).events;
+}
+
+async function send(a: Awaited<ReturnType<typeof readyAccount>>): Promise<string> {
+  const res = await postCommand(server.url, a.apiKey, 'message.send', { target: { kind: 'conversation', conversationId: a.direct }, payload: { text: 'hi' } });
+  expect(res.status).toBe(202);
+  return res.body.commandId;
+}
+
+describe('dispatch: delivery is confirmed by the host', () => {
+  it('a command the host does not list in holding is handed out again under the same epoch, oldest first', async () => {
+    const a = await readyAccount(server);
+    const first = await send(a);
+    const second = await send(a);
+    const poll = (holding: string[]) => a.host.call('dispatch', { epoch: a.host.epoch, holding, waitMs: 0 });
+    expect((await poll([])).body.commands.map((c: { commandId: string }) => c.commandId)).toEqual([first, second]);
+    // The answer never arrived: the next poll holds nothing, and gets both again.
+    expect((await poll([])).body.commands.map((c: { commandId: string }) => c.commandId)).toEqual([first, second]);
+    expect((await poll([second])).body.commands.map((c: { commandId: string }) => c.commandId)).toEqual([first]);
+    expect((await poll([first, second])).body.commands).toEqual([]);
+  });
+
+  it('a poll without holding is refused: the server cannot tell what arrived', async () => {
+    const a = await readyAccount(server);
+    const answer = await a.host.call('dispatch', { epoch: a.host.epoch, waitMs: 0 });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ error: 'invalid_request' });
+  });
+});
+
+describe('settlement by the live lease', () => {
+  it('a command not dispatched to the live epoch answers 409 not_dispatched, and settles once it is', async () => {
+    const a = await readyAccount(server);
+    const commandId = await send(a);
+    const early = await a.host.settle(commandId, 'succeeded');
+    expect(early.status).toBe(409);
+    expect(early.body).toMatchObject({ error: 'not_dispatched' });
+    // Handed to the previous epoch only: the live one (a restart of the same host) is told the same.
+    await a.host.dispatch();
+    const restarted = await new TestHost(server.url, a.connectorKey, a.host.hostId).lease();
+    expect((await restarted.settle(commandId, 'succeeded')).body).toMatchObject({ error: 'not_dispatched' });
+    // The old epoch is fenced.
+    expect((await a.host.settle(commandId, 'succeeded')).body).toMatchObject({ error: 'lease_lost' });
+    expect((await restarted.dispatch()).map((c) => c.commandId)).toEqual([commandId]);
+    expect((await restarted.settle(commandId, 'succeeded')).status).toBe(200);
+    expect((await events(a.apiKey)).filter((e) => e.type === 'command.settled')).toHaveLength(1);
+  });
+});
+
+describe('platform events are recorded once, whole', () => {
+  it('a re-reported batch adds no second event: conversation, messages, rename, membership', async () => {
+    const a = await readyAccount(server);
+    const commandId = await send(a);
+    const batch = [
+      { type: 'conversation.appeared', externalId: 'chat-again', conversationKind: 'group', name: 'Old', participants: ['+14155550123'] },
+      { type: 'message.sent', conversationExternalId: 'chat-again', messageExternalId: 'out-1', commandId },
+      { type: 'message.received', conversationExternalId: 'chat-again', messageExternalId: 'in-1', senderExternalId: '+14155550123', text: 'hey', attachments: [], receivedAt: new Date().toISOString() },
+      { type: 'group.renamed', conversationExternalId: 'chat-again', name: 'New' },
+      { type: 'group.participants_changed', conversationExternalId: 'chat-again', added: ['dana@example.com'], removed: [], participants: ['+14155550123', 'dana@example.com'] },
+    ];
+    const before = (await events(a.apiKey)).length;
+    await a.host.report(batch);
+    await a.host.report(batch);
+    // After failover, another host re-reports the same message.
+    const next = await new TestHost(server.url, a.connectorKey, a.host.hostId).lease();
+    await next.report([batch[1]!]);
+    const types = (await events(a.apiKey)).slice(before).map((e) => e.type);
+    expect(types).toEqual(['conversation.appeared', 'message.sent', 'message.received', 'group.renamed', 'group.participants_changed']);
+  });
+
+  it('a batch naming an unknown conversation records nothing of it, not even the conversation it announced', async () => {
+    const a = await readyAccount(server);
+    const before = (await events(a.apiKey)).length;
+    const answer = await a.host.call('platform-events', {
+      epoch: a.host.epoch,
+      events: [
+        { type: 'conversation.appeared', externalId: 'chat-half', conversationKind: 'direct', name: null, participants: ['+14155550199'] },
+        { type: 'group.renamed', conversationExternalId: 'chat-nobody', name: 'x' },
+      ],
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ error: 'invalid_request', message: expect.stringContaining('chat-nobody') });
+    expect(await events(a.apiKey)).toHaveLength(before);
+    // Reported again, whole, the conversation appears with its event.
+    await a.host.report([{ type: 'conversation.appeared', externalId: 'chat-half', conversationKind: 'direct', name: null, participants: ['+14155550199'] }]);
+    expect((await events(a.apiKey)).slice(before).map((e) => e.type)).toEqual(['conversation.appeared']);
+  });
+});
