@@ -323,3 +323,5 @@ export async function postCommand(url: string, apiKey: string, type: string, bod
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : null };
 }
+
+export { Proxy, type Cut } from './proxy.ts';

@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { SwitchboardClient, SwitchboardNetworkError } from '../../src/index.ts';
 import { backoffHook } from '../support/clocks.ts';
 import { TestHost } from '../support/host.ts';
-import { Proxy } from '../support/proxy.ts';
+import { Proxy } from '@switchboard/testkit';
 import { readyAccount, startService, type Service } from '../support/service.ts';
 
 let service: Service;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { awaitLog, removeDataDir, startServer } from '@switchboard/testkit';
 import { SwitchboardClient, SwitchboardError, type StreamItem } from '../../src/index.ts';
-import { Proxy } from '../support/proxy.ts';
+import { Proxy } from '@switchboard/testkit';
 import { readyAccount, startService, stopServer, type ReadyAccount, type Service } from '../support/service.ts';
 
 /** Every event id of the account, from the JSON form: the ground truth a stream must match. */
