@@ -184,6 +184,25 @@ export const zRateLimitedError = z.object({
     requestId: z.string().optional()
 });
 
+export const zBadRequestError = z.object({
+    error: z.literal('bad_request'),
+    message: z.string(),
+    requestId: z.string().optional()
+});
+
+/**
+ * An answer given before any route, after which the connection closes.
+ */
+export const zProtocolError = z.object({
+    error: z.enum([
+        'request_timeout',
+        'headers_too_large',
+        'not_implemented'
+    ]),
+    message: z.string(),
+    requestId: z.string().optional()
+});
+
 export const zInternalError = z.object({
     error: z.literal('internal'),
     message: z.string(),
