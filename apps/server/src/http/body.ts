@@ -40,6 +40,8 @@ export const DRAIN_MS = 5_000;
  */
 export function endDraining(req: IncomingMessage, res: ServerResponse, text: string): void {
   res.write(text);
+  // A HEAD answer has no body, so the write above sent nothing: send the head now.
+  if (req.method === 'HEAD') res.flushHeaders();
   if (req.complete || req.destroyed) {
     res.end();
     return;
