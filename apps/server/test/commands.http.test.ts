@@ -79,14 +79,25 @@ describe('authentication comes first', () => {
 });
 
 describe('method and type', () => {
-  it.each(['GET', 'PUT', 'PATCH', 'DELETE'])('answers %s with 405 method_not_allowed and Allow: POST', async (method) => {
+  it.each(['HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PROPFIND', 'QUERY'])('answers %s with 405 method_not_allowed and Allow: POST', async (method) => {
     for (const type of ['message.send', 'group.update', 'nope']) {
       const res = await fetch(`${server.url}/v1/commands/${type}`, { method, headers: headers(acct.apiKey) });
       expect(res.status).toBe(405);
       expect(res.headers.get('allow')).toBe('POST');
+      if (method === 'HEAD') continue;
       const body = (await res.json() as any);
       expect(body.error).toBe('method_not_allowed');
       expectSpecResponse('/v1/commands/{commandId}', 'put', 405, body);
+    }
+  });
+
+  it('answers GET of a segment that is not a commandId with 404 command_not_found', async () => {
+    for (const segment of ['message.send', 'not-a-uuid', 'nope']) {
+      const res = await fetch(`${server.url}/v1/commands/${segment}`, { headers: headers(acct.apiKey) });
+      expect(res.status, segment).toBe(404);
+      const body = (await res.json() as any);
+      expect(body.error).toBe('command_not_found');
+      expectSpecResponse('/v1/commands/{commandId}', 'get', 404, body);
     }
   });
 

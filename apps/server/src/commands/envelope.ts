@@ -47,9 +47,10 @@ function reject(error: ErrorCode, message: string): EnvelopeResult {
 }
 
 /**
- * Walks the parsed body without recursion (so nesting cannot exhaust the stack) and reports the
- * first problem: a key that could poison a prototype when the object is merged or copied, or
- * nesting past MAX_DEPTH, which later serialisation could not survive.
+ * Walks the parsed body without recursion (so nesting cannot exhaust the stack) and reports, in
+ * the spec's order, a key that could poison a prototype when the object is merged or copied (at
+ * any depth), then nesting past MAX_DEPTH, which later serialisation could not survive. The size
+ * limit bounds the walk.
  */
 function inspect(root: object): 'poisoned' | 'too_deep' | null {
   const stack: Array<[unknown, number]> = [[root, 1]];
@@ -57,7 +58,7 @@ function inspect(root: object): 'poisoned' | 'too_deep' | null {
   while (stack.length > 0) {
     const [value, depth] = stack.pop()!;
     if (typeof value !== 'object' || value === null) continue;
-    if (depth > MAX_DEPTH) { tooDeep = true; continue; }
+    if (depth > MAX_DEPTH) tooDeep = true;
     if (Array.isArray(value)) {
       for (const item of value) stack.push([item, depth + 1]);
       continue;

@@ -2,7 +2,8 @@ import { createServer } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Services } from '../services.ts';
 import { newId } from '../clock.ts';
-import { sendError } from './errors.ts';
+import { caughtError, sendError } from './errors.ts';
+import { clientErrorHandler, connectHandler, isMediaType, rejectedBeforeRouting } from './protocol.ts';
 import { registerCommandRoutes } from './commands.ts';
 import { commandEndpoint } from './command-endpoint.ts';
 import { registerReadRoutes } from './read.ts';
@@ -14,9 +15,12 @@ export function buildApp(services: Services): FastifyInstance {
   const commands = commandEndpoint(services);
   const app = Fastify({
     serverFactory: (router) => {
-      const server = createServer((req, res) => {
+      // Host is checked in rejectedBeforeRouting, so the 400 has the documented body.
+      const server = createServer({ requireHostHeader: false }, (req, res) => {
+        if (rejectedBeforeRouting(req, res)) return;
         if (!commands(req, res)) router(req, res);
       });
+      server.on('connect', connectHandler(services.log));
       // Fastify's own keep-alive default: clients reuse idle connections well past Node's 5 s.
       server.keepAliveTimeout = 72_000;
       return server;
@@ -27,6 +31,10 @@ export function buildApp(services: Services): FastifyInstance {
     genReqId: () => newId(),
     requestIdHeader: false,
     return503OnClosing: true,
+    // Long ids reach their routes and get the route's own answer (400 or 404), not a 414.
+    routerOptions: { maxParamLength: 16_384 },
+    clientErrorHandler: clientErrorHandler(services.log),
+    frameworkErrors: (error, _request, reply) => sendError(reply, 400, 'bad_request', `the path is not valid percent-encoding (${error.code})`),
   });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
@@ -37,6 +45,9 @@ export function buildApp(services: Services): FastifyInstance {
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // No route here reads a typed body, so a malformed Content-Type is treated as absent.
+    const type = request.headers['content-type'];
+    if (type !== undefined && !isMediaType(type)) delete request.raw.headers['content-type'];
   });
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
@@ -56,8 +67,9 @@ export function buildApp(services: Services): FastifyInstance {
   });
   app.setNotFoundHandler((request, reply) => sendError(reply, 404, 'not_found', `no route for ${request.method} ${request.url}`));
   app.setErrorHandler((error, request, reply) => {
-    request.log.error({ err: error }, 'unhandled error');
-    return sendError(reply, 500, 'internal', 'an unexpected error; read the resource back before retrying');
+    const answer = caughtError(error as { statusCode?: number; code?: string });
+    if (answer.status >= 500) request.log.error({ err: error }, 'unhandled error');
+    return sendError(reply, answer.status, answer.error, answer.message);
   });
 
   app.get('/healthz', async () => ({ status: 'ok' }));

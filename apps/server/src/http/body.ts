@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export type BodyResult = { ok: true; bytes: Buffer } | { ok: false; reason: 'too_large' | 'aborted' };
 
@@ -26,4 +26,42 @@ export function readBody(req: IncomingMessage, limit: number): Promise<BodyResul
     req.once('end', () => resolve({ ok: true, bytes: Buffer.concat(chunks, size) }));
     req.once('error', () => resolve({ ok: false, reason: 'aborted' }));
   });
+}
+
+/** How much of an unwanted body is read and dropped after answering, before closing anyway. */
+export const DRAIN_BYTES = 16 << 20;
+export const DRAIN_MS = 5_000;
+
+/**
+ * Ends a response sent with `Connection: close` while the request body may still be arriving
+ * (RFC 9112 §9.6): the answer goes out first, the rest of the body is read and dropped for a
+ * bounded time and byte count, and only then does the connection close. Closing with unread
+ * data would reset it, and the client would lose the answer.
+ */
+export function endDraining(req: IncomingMessage, res: ServerResponse, text: string): void {
+  res.write(text);
+  // A HEAD answer has no body, so the write above sent nothing: send the head now.
+  if (req.method === 'HEAD') res.flushHeaders();
+  if (req.complete || req.destroyed) {
+    res.end();
+    return;
+  }
+  let seen = 0;
+  const done = () => {
+    clearTimeout(timer);
+    req.off('data', onData);
+    req.off('end', done);
+    req.off('close', done);
+    if (!res.writableEnded) res.end();
+  };
+  const onData = (chunk: Buffer) => {
+    seen += chunk.length;
+    if (seen > DRAIN_BYTES) done();
+  };
+  const timer = setTimeout(done, DRAIN_MS);
+  timer.unref();
+  req.on('data', onData);
+  req.once('end', done);
+  req.once('close', done);
+  req.resume();
 }

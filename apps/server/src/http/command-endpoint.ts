@@ -1,11 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isUtf8 } from 'node:buffer';
 import { commandTypes, type CommandType, type ErrorCode } from '@switchboard/contracts';
 import type { Services } from '../services.ts';
 import { newId } from '../clock.ts';
 import { intake } from '../commands/intake.ts';
 import { MAX_BODY_BYTES } from '../commands/envelope.ts';
 import { credentialFor } from './auth.ts';
-import { readBody } from './body.ts';
+import { endDraining, readBody } from './body.ts';
+import { pathOf } from './protocol.ts';
 
 const TYPES: ReadonlySet<string> = new Set(commandTypes);
 const PREFIX = '/v1/commands/';
@@ -16,46 +18,63 @@ function isJson(contentType: string | undefined): boolean {
   return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase() === 'application/json';
 }
 
+/** A Content-Encoding the server would have to decode: it decodes none. */
+function isEncoded(coding: string | undefined): boolean {
+  if (coding === undefined) return false;
+  const value = coding.trim().toLowerCase();
+  return value !== '' && value !== 'identity';
+}
+
 /**
  * POST /v1/commands/{type}: the hot path, served by node:http directly rather than through the
- * router (which costs a third of the ceiling on its own). Every other method on the path, and
- * every other route, goes to the router. The order of checks is the spec's: authentication,
- * type, rate limit, content type, then the envelope and everything after it in `intake`.
+ * router (which costs a third of the ceiling on its own). Every method but GET on the path is
+ * answered here too (405, any method node:http parses); GET, the command read, and every other
+ * route go to the router. The order of checks is the spec's: authentication, method, type, rate
+ * limit, content type and coding, then the envelope and everything after it in `intake`.
  */
 export function commandEndpoint(services: Services): (req: IncomingMessage, res: ServerResponse) => boolean {
   const { clock, limiter, metrics, log } = services;
 
   return (req, res) => {
-    if (req.method !== 'POST' || !req.url?.startsWith(PREFIX)) return false;
+    if (req.method === 'GET' || req.url === undefined) return false;
+    const url = pathOf(req.url);
+    if (!url.startsWith(PREFIX)) return false;
     // Everything after the prefix is the type: `a/b` is an unknown type like any other.
-    const path = req.url.slice(PREFIX.length).split('?', 1)[0]!;
-    void handle(req, res, path);
+    const path = url.slice(PREFIX.length).split('?', 1)[0]!;
+    void handle(req, res, req.method ?? 'POST', path);
     return true;
   };
 
-  async function handle(req: IncomingMessage, res: ServerResponse, rawType: string): Promise<void> {
+  async function handle(req: IncomingMessage, res: ServerResponse, method: string, rawType: string): Promise<void> {
     const requestId = newId();
     const logged: { accountId?: string; commandId?: string; routingPath?: string; error?: string } = {};
     res.setHeader('x-request-id', requestId);
     // Logged and counted when the answer is written.
-    const json = (status: number, body: unknown) => {
+    // `drain`: the body is still arriving and the connection closes after the answer.
+    const json = (status: number, body: unknown, drain = false) => {
       const text = JSON.stringify(body);
       res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
-      res.end(text);
-      metrics.requests.inc({ method: 'POST', route: '/v1/commands/:type', status, code: logged.error ?? '' });
-      log.info({ reqId: requestId, method: 'POST', url: req.url, status, ...logged }, 'request');
+      if (drain) endDraining(req, res, text);
+      else res.end(text);
+      metrics.requests.inc({ method, route: '/v1/commands/:type', status, code: logged.error ?? '' });
+      log.info({ reqId: requestId, method, url: req.url, status, ...logged }, 'request');
     };
-    const fail = (status: number, error: ErrorCode, message: string, extra: Record<string, unknown> = {}) => {
+    const fail = (status: number, error: ErrorCode, message: string, extra: Record<string, unknown> = {}, drain = false) => {
       logged.error = error;
-      json(status, { error, message, ...extra, requestId });
+      json(status, { error, message, ...extra, requestId }, drain);
     };
 
     try {
       const { token, credential } = await credentialFor(services, req.headers.authorization, 'account');
       if (!credential) {
+        res.setHeader('www-authenticate', 'Bearer');
         return fail(401, 'unauthenticated', token ? 'the credential is not known' : 'send Authorization: Bearer <API_KEY>');
       }
       logged.accountId = credential.accountId;
+      if (method !== 'POST') {
+        res.setHeader('allow', 'POST');
+        return fail(405, 'method_not_allowed', 'the command endpoint accepts POST only');
+      }
 
       let type: string;
       try {
@@ -79,13 +98,19 @@ export function commandEndpoint(services: Services): (req: IncomingMessage, res:
       }
 
       if (!isJson(req.headers['content-type'])) return fail(415, 'unsupported_media_type', 'send the body as Content-Type: application/json');
+      if (isEncoded(req.headers['content-encoding'])) {
+        res.setHeader('accept-encoding', 'identity');
+        return fail(415, 'unsupported_media_type', 'send the body without a Content-Encoding; the server decodes none');
+      }
       const body = await readBody(req, MAX_BODY_BYTES);
       if (!body.ok) {
         if (body.reason === 'aborted') return;
-        // Stop the upload: Node ends the socket once this answer is written.
+        // Answer first, then drop the rest of the upload and close (RFC 9112 §9.6).
         res.setHeader('connection', 'close');
-        return fail(400, 'body_too_large', `the body is over ${MAX_BODY_BYTES} bytes`);
+        return fail(400, 'body_too_large', `the body is over ${MAX_BODY_BYTES} bytes`, {}, true);
       }
+      // Decoding would turn bad bytes into U+FFFD, and the text delivered would not be the text sent.
+      if (!isUtf8(body.bytes)) return fail(400, 'body_not_object', 'the body is not valid UTF-8, so it is not JSON');
 
       const header = req.headers['idempotency-key'];
       const result = await intake(services, credential.accountId, type as CommandType, body.bytes.toString('utf8'), Array.isArray(header) ? header.join(', ') : header);

@@ -7,20 +7,20 @@ import { isUuid } from '../clock.ts';
 
 
 /**
- * Every method but POST on /v1/commands/{type}: after authentication, GET with a commandId reads
- * the command back and everything else is 405. POST is served by command-endpoint.ts.
+ * GET /v1/commands/{commandId}, after authentication. A segment that is not a UUID names no
+ * command, so it is 404 like an unknown one. Every other method is served by command-endpoint.ts.
  */
 export function registerCommandRoutes(app: FastifyInstance, services: Services): void {
   app.route({
-    method: ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE'],
+    method: 'GET',
     url: '/v1/commands/*',
+    exposeHeadRoute: false,
     handler: async (request: FastifyRequest<{ Params: { '*': string } }>, reply) => {
       const account = await authenticate(services, request, reply, 'account');
       if (!account) return reply;
-      const type = request.params['*'];
-      if (request.method === 'GET' && isUuid(type)) return sendCommand(services, account, type.toLowerCase(), reply);
-      reply.header('allow', 'POST');
-      return sendError(reply, 405, 'method_not_allowed', 'the command endpoint accepts POST only');
+      const id = request.params['*'];
+      if (!isUuid(id)) return sendError(reply, 404, 'command_not_found', 'no such command');
+      return sendCommand(services, account, id.toLowerCase(), reply);
     },
   });
 }

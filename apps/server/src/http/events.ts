@@ -29,10 +29,12 @@ export function registerEventRoutes(app: FastifyInstance, services: Services): v
     const sse = wantsSse(request);
     const lastEventId = request.headers['last-event-id'];
     const raw = sse && typeof lastEventId === 'string' && lastEventId !== '' ? lastEventId : (request.query.after ?? '0');
-    if (!CURSOR.test(raw) || !Number.isSafeInteger(Number(raw))) {
+    if (!CURSOR.test(raw)) {
       return sendError(reply, 400, 'invalid_query', 'after (or Last-Event-ID) must be an event id');
     }
-    const after = Number(raw);
+    // Ids stay below 2^53; a cursor past that is past every event, and read as the largest safe id.
+    const beyond = !Number.isSafeInteger(Number(raw));
+    const after = beyond ? Number.MAX_SAFE_INTEGER : Number(raw);
     // 0 is "from the start": a new client reads whatever is retained, with no reset to report.
     const fresh = after === 0;
     const limit = queryInt(request.query.limit, 100, 1, 1000);
@@ -45,7 +47,7 @@ export function registerEventRoutes(app: FastifyInstance, services: Services): v
         return sendError(reply, 410, 'cursor_expired', 'events after this cursor were dropped by retention', { oldestId });
       }
       const events = await services.store.readEvents(accountId, after, limit);
-      const nextAfter = events.length > 0 ? String(events[events.length - 1]!.id) : String(after);
+      const nextAfter = events.length > 0 ? String(events[events.length - 1]!.id) : beyond ? raw : String(after);
       return reply.send({ events: events.map(toEnvelope), nextAfter });
     }
     return stream(services, accountId, after, purgedThrough, request, reply, open);

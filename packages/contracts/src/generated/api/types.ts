@@ -168,7 +168,8 @@ export interface paths {
                 /**
                  * @description A commandId for GET. The same path segment is the `{type}` of the command endpoint, so a
                  *     POST here (any type not among the seven) answers 404 `unknown_command`, and every other
-                 *     method answers 405 `method_not_allowed`.
+                 *     method but GET (HEAD and extension methods such as PROPFIND included) answers 405
+                 *     `method_not_allowed`.
                  */
                 commandId: string;
             };
@@ -176,8 +177,9 @@ export interface paths {
         };
         /**
          * A command's current status and settlement
-         * @description When the segment is not a UUID it names a command type (known or not), and GET on the
-         *     command endpoint answers 405 `method_not_allowed` with `Allow: POST`.
+         * @description A segment that is not a UUID (a command type, say) names no command: 404
+         *     `command_not_found`, like an unknown commandId. A read is answered as a read. 405 is no
+         *     longer answered here; it stays listed so clients written against it keep building.
          */
         get: operations["getCommand"];
         /**
@@ -308,7 +310,7 @@ export interface components {
          *     the retry guidance: `never` (the request itself must change), `after` (retry the same
          *     request after `Retry-After`), `backoff` (retry with exponential backoff).
          */
-        ErrorCode: "body_too_large" | "body_too_deep" | "body_not_object" | "target_and_payload_required" | "unsupported_target" | "invalid_conversationId" | "recipient_send_requires_recipientExternalId_and_text" | "group_create_requires_participantExternalIds" | "invalid_idempotency_key" | "group_command_requires_group_conversation" | "invalid_query" | "unauthenticated" | "unknown_command" | "conversation_not_found" | "command_not_found" | "attachment_not_found" | "not_found" | "method_not_allowed" | "cursor_expired" | "unsupported_media_type" | "invalid_recipient_address" | "invalid_participant_address" | "rate_limited" | "internal" | "no_live_connector" | "outbound_paused";
+        ErrorCode: "body_too_large" | "body_too_deep" | "body_not_object" | "target_and_payload_required" | "unsupported_target" | "invalid_conversationId" | "recipient_send_requires_recipientExternalId_and_text" | "group_create_requires_participantExternalIds" | "invalid_idempotency_key" | "group_command_requires_group_conversation" | "invalid_query" | "bad_request" | "unauthenticated" | "unknown_command" | "conversation_not_found" | "command_not_found" | "attachment_not_found" | "not_found" | "method_not_allowed" | "request_timeout" | "cursor_expired" | "unsupported_media_type" | "invalid_recipient_address" | "invalid_participant_address" | "rate_limited" | "headers_too_large" | "internal" | "not_implemented" | "no_live_connector" | "outbound_paused";
         /**
          * @description The `errorCode` of a `failed` command event. The first seven are the seed's; the rest are
          *     ours, for failures the seed leaves without a code.
@@ -404,6 +406,19 @@ export interface components {
             error: "rate_limited";
             message: string;
             retryAfterSeconds: number;
+            requestId?: string;
+        };
+        BadRequestError: {
+            /** @constant */
+            error: "bad_request";
+            message: string;
+            requestId?: string;
+        };
+        /** @description An answer given before any route, after which the connection closes. */
+        ProtocolError: {
+            /** @enum {string} */
+            error: "request_timeout" | "headers_too_large" | "not_implemented";
+            message: string;
             requestId?: string;
         };
         InternalError: {
@@ -782,6 +797,7 @@ export interface components {
         /** @description No credential, or one the service does not know. */
         Unauthenticated: {
             headers: {
+                "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                 [name: string]: unknown;
             };
             content: {
@@ -865,6 +881,42 @@ export interface components {
                 "application/json": components["schemas"]["QueryInvalidError"];
             };
         };
+        /** @description The request is malformed: not well-formed HTTP/1.1, or a path that is not valid percent-encoding. */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["BadRequestError"];
+            };
+        };
+        /** @description The request did not arrive in time; the connection closes. */
+        RequestTimeout: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ProtocolError"];
+            };
+        };
+        /** @description The request line and headers are over 16 KiB; the connection closes. */
+        HeadersTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ProtocolError"];
+            };
+        };
+        /** @description A method (CONNECT, or one HTTP/1.1 parsers do not know) or a transfer coding other than chunked; the connection closes. */
+        NotImplemented: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ProtocolError"];
+            };
+        };
     };
     parameters: {
         /**
@@ -882,6 +934,8 @@ export interface components {
         RateLimit: string;
         /** @description Seconds until a request would be counted again. */
         RetryAfter: number;
+        /** @description The scheme that would work (RFC 9110 §15.5.2): always `Bearer`. */
+        WWWAuthenticate: "Bearer";
         /** @description The request's id, also in every error body and in the logs. */
         RequestId: string;
         /** @description The methods the command endpoint accepts. */
@@ -925,10 +979,13 @@ export interface operations {
             };
             401: components["responses"]["Unauthenticated"];
             404: components["responses"]["ConversationNotFound"];
+            408: components["responses"]["RequestTimeout"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["AddressInvalid"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Internal"];
+            501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -956,9 +1013,12 @@ export interface operations {
             400: components["responses"]["CommandBadRequest"];
             401: components["responses"]["Unauthenticated"];
             404: components["responses"]["ConversationNotFound"];
+            408: components["responses"]["RequestTimeout"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Internal"];
+            501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -986,9 +1046,12 @@ export interface operations {
             400: components["responses"]["CommandBadRequest"];
             401: components["responses"]["Unauthenticated"];
             404: components["responses"]["ConversationNotFound"];
+            408: components["responses"]["RequestTimeout"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Internal"];
+            501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1016,9 +1079,12 @@ export interface operations {
             400: components["responses"]["CommandBadRequest"];
             401: components["responses"]["Unauthenticated"];
             404: components["responses"]["ConversationNotFound"];
+            408: components["responses"]["RequestTimeout"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Internal"];
+            501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1055,10 +1121,13 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            408: components["responses"]["RequestTimeout"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["AddressInvalid"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Internal"];
+            501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1086,9 +1155,12 @@ export interface operations {
             400: components["responses"]["GroupBadRequest"];
             401: components["responses"]["Unauthenticated"];
             404: components["responses"]["ConversationNotFound"];
+            408: components["responses"]["RequestTimeout"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Internal"];
+            501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1116,9 +1188,12 @@ export interface operations {
             400: components["responses"]["GroupBadRequest"];
             401: components["responses"]["Unauthenticated"];
             404: components["responses"]["ConversationNotFound"];
+            408: components["responses"]["RequestTimeout"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Internal"];
+            501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1130,7 +1205,8 @@ export interface operations {
                 /**
                  * @description A commandId for GET. The same path segment is the `{type}` of the command endpoint, so a
                  *     POST here (any type not among the seven) answers 404 `unknown_command`, and every other
-                 *     method answers 405 `method_not_allowed`.
+                 *     method but GET (HEAD and extension methods such as PROPFIND included) answers 405
+                 *     `method_not_allowed`.
                  */
                 commandId: string;
             };
@@ -1147,6 +1223,7 @@ export interface operations {
                     "application/json": components["schemas"]["Command"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             /** @description No such command for this account. */
             404: {
@@ -1158,6 +1235,9 @@ export interface operations {
                 };
             };
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["HeadersTooLarge"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     putCommandEndpoint: {
@@ -1168,7 +1248,8 @@ export interface operations {
                 /**
                  * @description A commandId for GET. The same path segment is the `{type}` of the command endpoint, so a
                  *     POST here (any type not among the seven) answers 404 `unknown_command`, and every other
-                 *     method answers 405 `method_not_allowed`.
+                 *     method but GET (HEAD and extension methods such as PROPFIND included) answers 405
+                 *     `method_not_allowed`.
                  */
                 commandId: string;
             };
@@ -1176,8 +1257,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["HeadersTooLarge"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     postUnknownCommand: {
@@ -1188,7 +1273,8 @@ export interface operations {
                 /**
                  * @description A commandId for GET. The same path segment is the `{type}` of the command endpoint, so a
                  *     POST here (any type not among the seven) answers 404 `unknown_command`, and every other
-                 *     method answers 405 `method_not_allowed`.
+                 *     method but GET (HEAD and extension methods such as PROPFIND included) answers 405
+                 *     `method_not_allowed`.
                  */
                 commandId: string;
             };
@@ -1196,6 +1282,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             /** @description The type is not a command type. */
             404: {
@@ -1206,6 +1293,9 @@ export interface operations {
                     "application/json": components["schemas"]["UnknownCommandError"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["HeadersTooLarge"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     listConversations: {
@@ -1232,6 +1322,9 @@ export interface operations {
             };
             400: components["responses"]["QueryInvalid"];
             401: components["responses"]["Unauthenticated"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["HeadersTooLarge"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     getConversation: {
@@ -1265,6 +1358,9 @@ export interface operations {
             };
             401: components["responses"]["Unauthenticated"];
             404: components["responses"]["ConversationNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["HeadersTooLarge"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     getCapabilities: {
@@ -1285,7 +1381,11 @@ export interface operations {
                     "application/json": components["schemas"]["CapabilityReport"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["HeadersTooLarge"];
+            501: components["responses"]["NotImplemented"];
             /** @description No connector host holds a live lease for the account. */
             503: {
                 headers: {
@@ -1318,6 +1418,7 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             /** @description No such attachment for this account. */
             404: {
@@ -1328,6 +1429,9 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["HeadersTooLarge"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     getEvents: {
@@ -1335,7 +1439,10 @@ export interface operations {
             query?: {
                 /**
                  * @description Return events with an id greater than this. `0` (the default) is the start: a new
-                 *     client gets every retained event and never a reset or a 410.
+                 *     client gets every retained event and never a reset or a 410. Any value the pattern
+                 *     allows is a cursor: ids stay below 2^53, so one above that is past every event and
+                 *     answers an empty page (`nextAfter` = `after`). The pattern is kept rather than
+                 *     narrowed, so a cursor a client stored is never refused.
                  */
                 after?: string;
                 /** @description JSON form only. */
@@ -1362,6 +1469,7 @@ export interface operations {
             };
             400: components["responses"]["QueryInvalid"];
             401: components["responses"]["Unauthenticated"];
+            408: components["responses"]["RequestTimeout"];
             /** @description The cursor is older than the retained log; restart from `oldestId`. */
             410: {
                 headers: {
@@ -1371,6 +1479,8 @@ export interface operations {
                     "application/json": components["schemas"]["CursorExpiredError"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            501: components["responses"]["NotImplemented"];
         };
     };
 }

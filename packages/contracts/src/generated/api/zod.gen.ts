@@ -20,6 +20,7 @@ export const zErrorCode = z.union([
     z.literal('invalid_idempotency_key'),
     z.literal('group_command_requires_group_conversation'),
     z.literal('invalid_query'),
+    z.literal('bad_request'),
     z.literal('unauthenticated'),
     z.literal('unknown_command'),
     z.literal('conversation_not_found'),
@@ -27,12 +28,15 @@ export const zErrorCode = z.union([
     z.literal('attachment_not_found'),
     z.literal('not_found'),
     z.literal('method_not_allowed'),
+    z.literal('request_timeout'),
     z.literal('cursor_expired'),
     z.literal('unsupported_media_type'),
     z.literal('invalid_recipient_address'),
     z.literal('invalid_participant_address'),
     z.literal('rate_limited'),
+    z.literal('headers_too_large'),
     z.literal('internal'),
+    z.literal('not_implemented'),
     z.literal('no_live_connector'),
     z.literal('outbound_paused')
 ]);
@@ -177,6 +181,25 @@ export const zRateLimitedError = z.object({
     error: z.literal('rate_limited'),
     message: z.string(),
     retryAfterSeconds: z.int().gte(1),
+    requestId: z.string().optional()
+});
+
+export const zBadRequestError = z.object({
+    error: z.literal('bad_request'),
+    message: z.string(),
+    requestId: z.string().optional()
+});
+
+/**
+ * An answer given before any route, after which the connection closes.
+ */
+export const zProtocolError = z.object({
+    error: z.enum([
+        'request_timeout',
+        'headers_too_large',
+        'not_implemented'
+    ]),
+    message: z.string(),
     requestId: z.string().optional()
 });
 
