@@ -34,7 +34,7 @@ export async function runCampaigns(options: CampaignOptions): Promise<RoundResul
     results.push(result);
     const failed = invariantNames.filter((key) => result.counts[key] > 0).map((key) => `${key}=${result.counts[key]}`);
     log(
-      `  ${failed.length ? 'FAIL' : 'ok  '} ${campaign} seed ${seed}: accepted ${result.counts.accepted}, server kills ${result.serverKills}, host kills ${result.hostKills}, ` +
+      `  ${failed.length ? 'FAIL' : 'ok  '} ${campaign} seed ${seed}: accepted ${result.counts.accepted}, server kills ${result.serverKills}${result.downtimes.length ? ` (down ${result.downtimes.join('/')} ms)` : ''}, host kills ${result.hostKills}, ` +
         `unknown ${result.unknown}, rejected ${result.rejected.length}, ${(result.durationMs / 1000).toFixed(1)} s${failed.length ? ` -- ${failed.join(' ')}` : ''}` +
         `${failed.length ? `\n       reproduce: pnpm crash ${reproduceArgs(campaign, seed)}` : ''}`,
     );

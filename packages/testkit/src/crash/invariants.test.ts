@@ -40,8 +40,7 @@ function healthy(): Evidence {
       [B, record(B)],
     ]),
     finalEvents,
-    seen: recorder.seen,
-    conflicts: recorder.conflicts,
+    readers: [recorder],
     platformDoubles: [],
   };
 }
@@ -73,7 +72,7 @@ describe('checkInvariants counts each broken promise', () => {
   test('a settled command with no command.settled event', () => {
     const evidence = healthy();
     evidence.finalEvents = evidence.finalEvents.filter((e) => e.id !== '3');
-    evidence.seen.delete('3');
+    evidence.readers[0]!.seen.delete('3');
     expect(checkInvariants(evidence).counts.settledWithoutEvent).toBe(1);
   });
 
@@ -96,13 +95,13 @@ describe('checkInvariants counts each broken promise', () => {
     for (const e of evidence.finalEvents) recorder.record(e.id, e.type, e.data);
     recorder.record('2', 'command.settled', { commandId: B, status: 'succeeded', errorCode: null });
     expect(recorder.outOfOrder).toBe(1);
-    evidence.conflicts = recorder.conflicts;
+    evidence.readers = [recorder];
     expect(checkInvariants(evidence).counts.rewrittenIds).toBe(1);
   });
 
   test('an event below the subscriber resume point that it never saw was missed on resume', () => {
     const evidence = healthy();
-    evidence.seen.delete('2');
+    evidence.readers[0]!.seen.delete('2');
     expect(checkInvariants(evidence).counts.missedOnResume).toBe(1);
   });
 

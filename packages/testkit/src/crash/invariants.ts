@@ -1,4 +1,11 @@
 import { canonical, type Conflict, type SeenEvent } from './recorder.ts';
+
+/** What one live reader of the stream was shown. */
+export interface ReaderRecord {
+  mode: string;
+  seen: Map<string, SeenEvent>;
+  conflicts: Conflict[];
+}
 import type { Attempt } from './workload.ts';
 
 /** GET /v1/commands/{commandId}, the fields the checks read; null when the server answered 404. */
@@ -29,9 +36,8 @@ export interface Evidence {
   commands: Map<string, CommandRecord | null>;
   /** The whole stream read from after=0 once everything had time to settle. */
   finalEvents: StreamEvent[];
-  /** What the live subscriber was shown, across every restart. */
-  seen: Map<string, SeenEvent>;
-  conflicts: Conflict[];
+  /** What each live reader (the SSE subscriber, the page poller) was shown, across every restart. */
+  readers: ReaderRecord[];
   platformDoubles: PlatformDouble[];
 }
 
@@ -49,9 +55,9 @@ export interface Counts {
   settledWithoutEvent: number;
   /** Two message.sent / message.received for one conversationId + messageExternalId. */
   duplicatePlatformEvents: number;
-  /** An id the subscriber was shown that now names another event, or no event at all. */
+  /** An id a live reader was shown that now names another event, or no event at all. */
   rewrittenIds: number;
-  /** An event below the subscriber's resume point that it was never shown (a gap in the resume). */
+  /** An event below a live reader's position that it was never shown (a gap in the resume). */
   missedOnResume: number;
   /** A recipient send that succeeded without a conversation.appeared for its conversation. */
   missingAppeared: number;
@@ -139,26 +145,27 @@ export function checkInvariants(evidence: Evidence): { counts: Counts; details: 
   }
 
   const finalById = new Map(evidence.finalEvents.map((e) => [e.id, e]));
-  for (const [id, seen] of evidence.seen) {
-    const now = finalById.get(id);
-    if (!now) {
-      counts.rewrittenIds++;
-      details.push(`id ${id} (${seen.type}) was shown to the subscriber and no longer exists`);
-    } else if (canonical(now.type, now.data) !== seen.json) {
-      counts.rewrittenIds++;
-      details.push(`id ${id} was shown as ${seen.type} ${JSON.stringify(seen.data)} and now names ${now.type} ${JSON.stringify(now.data)}`);
+  for (const reader of evidence.readers) {
+    for (const [id, seen] of reader.seen) {
+      const now = finalById.get(id);
+      if (!now) {
+        counts.rewrittenIds++;
+        details.push(`id ${id} (${seen.type}) was shown to the ${reader.mode} reader and no longer exists`);
+      } else if (canonical(now.type, now.data) !== seen.json) {
+        counts.rewrittenIds++;
+        details.push(`id ${id} was shown to the ${reader.mode} reader as ${seen.type} ${JSON.stringify(seen.data)} and now names ${now.type} ${JSON.stringify(now.data)}`);
+      }
     }
-  }
-  for (const conflict of evidence.conflicts) {
-    counts.rewrittenIds++;
-    details.push(`id ${conflict.id} was delivered as ${conflict.first.type} and later as ${conflict.later.type} ${JSON.stringify(conflict.later.data)}`);
-  }
-
-  const highest = [...evidence.seen.keys()].reduce((max, id) => (BigInt(id) > max ? BigInt(id) : max), 0n);
-  for (const event of evidence.finalEvents) {
-    if (BigInt(event.id) < highest && !evidence.seen.has(event.id)) {
-      counts.missedOnResume++;
-      details.push(`id ${event.id} (${event.type}) is below the subscriber's ${highest} and was never shown to it`);
+    for (const conflict of reader.conflicts) {
+      counts.rewrittenIds++;
+      details.push(`id ${conflict.id} was delivered to the ${reader.mode} reader as ${conflict.first.type} and later as ${conflict.later.type} ${JSON.stringify(conflict.later.data)}`);
+    }
+    const highest = [...reader.seen.keys()].reduce((max, id) => (BigInt(id) > max ? BigInt(id) : max), 0n);
+    for (const event of evidence.finalEvents) {
+      if (BigInt(event.id) < highest && !reader.seen.has(event.id)) {
+        counts.missedOnResume++;
+        details.push(`id ${event.id} (${event.type}) is below the ${reader.mode} reader's ${highest} and was never shown to it`);
+      }
     }
   }
 

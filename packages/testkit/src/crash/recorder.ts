@@ -28,8 +28,10 @@ function sortKeys(value: unknown): unknown {
 }
 
 /**
- * An SSE subscriber of GET /v1/events that outlives server restarts: it reconnects with
- * Last-Event-ID = the last id it received, and keeps every id -> event it was ever shown.
+ * A reader of GET /v1/events that outlives server restarts and keeps every id -> event it was
+ * ever shown. As `sse` it subscribes and reconnects with Last-Event-ID = the last id it received;
+ * as `poll` it reads JSON pages with `?after=` in a tight loop, so it reads the log far more
+ * often than one subscriber does.
  */
 export class StreamRecorder {
   readonly seen = new Map<string, SeenEvent>();
@@ -48,10 +50,12 @@ export class StreamRecorder {
 
   private readonly url: () => string;
   private readonly apiKey: string;
+  readonly mode: 'sse' | 'poll';
 
-  constructor(url: () => string, apiKey: string) {
+  constructor(url: () => string, apiKey: string, mode: 'sse' | 'poll' = 'sse') {
     this.url = url;
     this.apiKey = apiKey;
+    this.mode = mode;
   }
 
   start(): void {
@@ -91,12 +95,12 @@ export class StreamRecorder {
   private async run(): Promise<void> {
     while (!this.abort.signal.aborted) {
       try {
-        await this.connectOnce();
+        await (this.mode === 'sse' ? this.connectOnce() : this.pollOnce());
       } catch {
         // the server died or refused; reconnect below
       }
       if (this.abort.signal.aborted) return;
-      await sleep(25, undefined, { signal: this.abort.signal }).catch(() => undefined);
+      await sleep(this.mode === 'sse' ? 25 : 5, undefined, { signal: this.abort.signal }).catch(() => undefined);
     }
   }
 
@@ -119,6 +123,23 @@ export class StreamRecorder {
         buffer = buffer.slice(end + 2);
         this.frame(block);
       }
+    }
+  }
+
+  /** Reads pages until one comes back empty, then pauses briefly. */
+  private async pollOnce(): Promise<void> {
+    for (;;) {
+      const response = await fetch(`${this.url()}/v1/events?after=${this.lastId}&limit=1000`, {
+        headers: { authorization: `Bearer ${this.apiKey}`, accept: 'application/json' },
+        signal: this.abort.signal,
+      });
+      if (response.status !== 200) {
+        await response.body?.cancel();
+        return;
+      }
+      const page = (await response.json()) as { events: Array<{ id: string; type: string; data: Record<string, any> }> };
+      for (const event of page.events) this.record(event.id, event.type, event.data);
+      if (page.events.length === 0) return;
     }
   }
 

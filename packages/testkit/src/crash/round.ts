@@ -18,7 +18,10 @@ export type Campaign = 'server-kill' | 'host-kill';
 export interface RoundOptions {
   campaign: Campaign;
   seed: number;
-  /** SWITCHBOARD_LEASE_TTL_MS for the server; the settle deadline is derived from it. */
+  /**
+   * SWITCHBOARD_LEASE_TTL_MS for the server; the settle deadline is derived from it. The default
+   * outlives a server restart (about a second here), so the host keeps its epoch across one.
+   */
   leaseTtlMs?: number;
   clients?: number;
   commandsPerClient?: number;
@@ -34,6 +37,8 @@ export interface RoundResult {
   details: string[];
   serverKills: number;
   hostKills: number;
+  /** How long each server kill left the port without a server, in ms. */
+  downtimes: number[];
   /** Requests whose outcome the client could not learn (an admin command cut off mid-flight). */
   unknown: number;
   /** Final answers other than 202 (none expected). */
@@ -148,7 +153,7 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
   const started = Date.now();
   const log = options.log ?? (() => undefined);
   const random = new Random(options.seed);
-  const leaseTtlMs = options.leaseTtlMs ?? 2_000;
+  const leaseTtlMs = options.leaseTtlMs ?? 3_000;
   const clients = options.clients ?? 6;
   const commandsPerClient = options.commandsPerClient ?? 14;
   const dataDir = mkdtempSync(join(tmpdir(), `switchboard-crash-${options.seed}-`));
@@ -173,7 +178,9 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
   let server: RestartableServer | null = null;
   const hosts: HostProcess[] = [];
   let recorder: StreamRecorder | null = null;
+  let poller: StreamRecorder | null = null;
   let hostKills = 0;
+  const downtimes: number[] = [];
   try {
     server = await RestartableServer.start({ SWITCHBOARD_RATE_LIMIT: '0', SWITCHBOARD_LEASE_TTL_MS: String(leaseTtlMs) }, dataDir);
     const live = server;
@@ -188,8 +195,10 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
     startOneHost(hostId);
     await leaseLive(live.url, account.apiKey, 20_000);
 
-    recorder = new StreamRecorder(() => live.url, account.apiKey);
+    recorder = new StreamRecorder(() => live.url, account.apiKey, 'sse');
     recorder.start();
+    poller = new StreamRecorder(() => live.url, account.apiKey, 'poll');
+    poller.start();
     await inject(simDb, account.accountId, ['--from', '+14155550100', '--text', 'hello']);
     await inject(simDb, account.accountId, ['--from', '+14155550100', '--group', '+14155550100,+14155550101', '--group-name', 'Team', '--text', 'hi all']);
     const dm = await recorder.waitFor((e) => e.type === 'conversation.appeared' && e.data.kind === 'direct', 20_000, 'direct conversation.appeared');
@@ -203,8 +212,10 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
       for (const kill of killPlan) {
         await sleep(kill.afterMs);
         if (options.campaign === 'server-kill') {
+          const down = Date.now();
           await live.kill();
           await live.restart();
+          downtimes.push(Date.now() - down);
         } else {
           const victim = hosts.at(-1)!;
           await victim.kill();
@@ -219,12 +230,13 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
     const accepted = attempts.filter((a) => a.outcome === 'accepted');
     const acceptedIds = new Set(accepted.map((a) => a.commandId!));
     // Lease TTL for a dead holder to expire, plus time to execute and settle what it held.
-    const settleBy = Date.now() + 3 * leaseTtlMs + 4_000;
+    const settleBy = Date.now() + 2 * leaseTtlMs + 4_000;
     const settledOnStream = () => [...recorder!.seen.values()].filter((e) => e.type === 'command.settled' && acceptedIds.has(e.data.commandId)).length;
     while (settledOnStream() < acceptedIds.size && Date.now() < settleBy) await sleep(50);
     // A little longer for late duplicates to show themselves.
     await sleep(300);
     await recorder.stop();
+    await poller.stop();
 
     const finalEvents = await readStream(live.url, account.apiKey);
     const commands = new Map<string, CommandRecord | null>();
@@ -234,8 +246,7 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
       accepted,
       commands,
       finalEvents,
-      seen: recorder.seen,
-      conflicts: recorder.conflicts,
+      readers: [recorder, poller],
       platformDoubles: platformDoubles(simDb, account.accountId),
     });
     return {
@@ -245,6 +256,7 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
       details,
       serverKills: live.kills,
       hostKills,
+      downtimes,
       unknown: attempts.filter((a) => a.outcome === 'unknown').length,
       rejected: attempts.filter((a) => a.outcome === 'rejected').map(describeRejection),
       durationMs: Date.now() - started,
@@ -252,6 +264,7 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
     };
   } finally {
     await recorder?.stop();
+    await poller?.stop();
     for (const host of hosts) await host.kill();
     await server?.stop();
     if (!options.keep) rmSync(dataDir, { recursive: true, force: true });

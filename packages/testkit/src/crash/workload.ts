@@ -114,7 +114,7 @@ export async function runClients(plans: Operation[][], pauses: Random[], server:
       for (const [index, operation] of plan.entries()) {
         const result = await perform(operation, server, apiKey, Date.now() + requestDeadlineMs);
         attempts.push({ client, index, operation, ...result });
-        await sleep(pauses[client]!.int(0, 12));
+        await sleep(pauses[client]!.int(0, 6));
       }
     }),
   );
