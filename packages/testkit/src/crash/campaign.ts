@@ -2,6 +2,13 @@ import { addCounts, emptyCounts, failures, invariantNames, type Counts } from '.
 import { roundSeed } from './random.ts';
 import { assertBuilt, runRound, type Campaign, type RoundOptions, type RoundResult } from './round.ts';
 
+/** A round that could not be run to its checks (a process that never came up, a store read that failed). */
+export interface RoundError {
+  campaign: Campaign;
+  seed: number;
+  error: string;
+}
+
 export interface CampaignOptions {
   /** Server-kill rounds. */
   rounds: number;
@@ -19,18 +26,26 @@ export interface CampaignOptions {
  * Runs `rounds` server-kill rounds with seeds seed, seed+1, ... and then `hostKills` host-kill
  * rounds with seeds seed+rounds, ...; a round is reproduced by its campaign and its own seed.
  */
-export async function runCampaigns(options: CampaignOptions): Promise<RoundResult[]> {
+export async function runCampaigns(options: CampaignOptions): Promise<{ results: RoundResult[]; errors: RoundError[] }> {
   assertBuilt();
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   const plan: Array<{ campaign: Campaign; seed: number }> = [];
   for (let i = 0; i < options.rounds; i++) plan.push({ campaign: 'server-kill', seed: roundSeed(options.seed, i) });
   for (let i = 0; i < options.hostKills; i++) plan.push({ campaign: 'host-kill', seed: roundSeed(options.seed, options.rounds + i) });
   const results: RoundResult[] = [];
+  const errors: RoundError[] = [];
   for (const { campaign, seed } of plan) {
     const round: RoundOptions = { campaign, seed, log };
     if (options.leaseTtlMs !== undefined) round.leaseTtlMs = options.leaseTtlMs;
     if (options.keep !== undefined) round.keep = options.keep;
-    const result = await runRound(round);
+    let result: RoundResult;
+    try {
+      result = await runRound(round);
+    } catch (error) {
+      errors.push({ campaign, seed, error: (error as Error).message });
+      log(`  ERR  ${campaign} seed ${seed}: ${(error as Error).message}\n       reproduce: pnpm crash ${reproduceArgs(campaign, seed)}`);
+      continue;
+    }
     results.push(result);
     const failed = invariantNames.filter((key) => result.counts[key] > 0).map((key) => `${key}=${result.counts[key]}`);
     log(
@@ -41,7 +56,7 @@ export async function runCampaigns(options: CampaignOptions): Promise<RoundResul
     if (failed.length && options.verbose) for (const line of result.details.slice(0, 20)) log(`       ${line}`);
     if (result.rejected.length) log(`       rejected: ${[...new Set(result.rejected)].join('; ')}`);
   }
-  return results;
+  return { results, errors };
 }
 
 export function reproduceArgs(campaign: Campaign, seed: number): string {
@@ -49,7 +64,7 @@ export function reproduceArgs(campaign: Campaign, seed: number): string {
 }
 
 /** One row per campaign: every count summed over its rounds, and the seeds of failing rounds per invariant. */
-export function summarise(results: RoundResult[]): string {
+export function summarise(results: RoundResult[], errors: RoundError[] = []): string {
   const campaigns = [...new Set(results.map((r) => r.campaign))];
   const columns: Array<keyof Counts> = ['accepted', ...invariantNames];
   const rows = campaigns.map((campaign) => {
@@ -68,6 +83,7 @@ export function summarise(results: RoundResult[]): string {
     return seeds.length ? `  ${key}: ${seeds.join(' ')}` : '';
   }).filter(Boolean);
   if (failing.length) out.push('', 'failing rounds (s = server-kill, h = host-kill seed):', ...failing);
+  if (errors.length) out.push('', `rounds that could not run: ${errors.map((e) => `${e.campaign === 'server-kill' ? 's' : 'h'}${e.seed}`).join(' ')}`);
   return out.join('\n');
 }
 

@@ -4,7 +4,7 @@
  *
  *   pnpm crash --rounds N [--seed S] [--host-kills K] [--lease-ttl-ms T] [--keep] [--verbose]
  *
- * Exits 1 when any invariant count is above 0.
+ * Exits 1 when any invariant count is above 0, or a round could not run.
  */
 import { parseArgs } from 'node:util';
 import { runCampaigns, summarise, totalFailures } from './campaign.ts';
@@ -14,7 +14,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '10' },
     seed: { type: 'string' },
     'host-kills': { type: 'string', default: '0' },
-    'lease-ttl-ms': { type: 'string', default: '2000' },
+    'lease-ttl-ms': { type: 'string', default: '3000' },
     keep: { type: 'boolean', default: false },
     verbose: { type: 'boolean', default: false },
   },
@@ -34,6 +34,6 @@ const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : c
 const rounds = count('rounds', values.rounds);
 const hostKills = count('host-kills', values['host-kills']);
 process.stdout.write(`crash campaign: seed ${seed}, ${rounds} server-kill rounds, ${hostKills} host-kill rounds\n`);
-const results = await runCampaigns({ rounds, hostKills, seed, leaseTtlMs: count('lease-ttl-ms', values['lease-ttl-ms']), keep: values.keep, verbose: values.verbose });
-process.stdout.write(`\n${summarise(results)}\n`);
-process.exit(totalFailures(results) > 0 ? 1 : 0);
+const { results, errors } = await runCampaigns({ rounds, hostKills, seed, leaseTtlMs: count('lease-ttl-ms', values['lease-ttl-ms']), keep: values.keep, verbose: values.verbose });
+process.stdout.write(`\n${summarise(results, errors)}\n`);
+process.exit(totalFailures(results) > 0 || errors.length > 0 ? 1 : 0);
