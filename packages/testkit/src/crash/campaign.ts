@@ -1,6 +1,6 @@
 import { addCounts, emptyCounts, failures, invariantNames, type Counts } from './invariants.ts';
 import { roundSeed } from './random.ts';
-import { assertBuilt, runRound, type Campaign, type RoundOptions, type RoundResult } from './round.ts';
+import { assertBuilt, DEFAULT_LEASE_TTL_MS, runRound, type Campaign, type RoundOptions, type RoundResult } from './round.ts';
 
 /** A round that could not be run to its checks (a process that never came up, a store read that failed). */
 export interface RoundError {
@@ -43,7 +43,7 @@ export async function runCampaigns(options: CampaignOptions): Promise<{ results:
       result = await runRound(round);
     } catch (error) {
       errors.push({ campaign, seed, error: (error as Error).message });
-      log(`  ERR  ${campaign} seed ${seed}: ${(error as Error).message}\n       reproduce: pnpm crash ${reproduceArgs(campaign, seed)}`);
+      log(`  ERR  ${campaign} seed ${seed}: ${(error as Error).message}\n       reproduce: pnpm crash ${reproduceArgs(campaign, seed, options.leaseTtlMs)}`);
       continue;
     }
     results.push(result);
@@ -51,7 +51,7 @@ export async function runCampaigns(options: CampaignOptions): Promise<{ results:
     log(
       `  ${failed.length ? 'FAIL' : 'ok  '} ${campaign} seed ${seed}: accepted ${result.counts.accepted}, server kills ${result.serverKills}${result.downtimes.length ? ` (down ${result.downtimes.join('/')} ms)` : ''}, host kills ${result.hostKills}, ` +
         `unknown ${result.unknown}, rejected ${result.rejected.length}, ${(result.durationMs / 1000).toFixed(1)} s${failed.length ? ` -- ${failed.join(' ')}` : ''}` +
-        `${failed.length ? `\n       reproduce: pnpm crash ${reproduceArgs(campaign, seed)}` : ''}`,
+        `${failed.length ? `\n       reproduce: pnpm crash ${reproduceArgs(campaign, seed, options.leaseTtlMs)}` : ''}`,
     );
     if (failed.length && options.verbose) for (const line of result.details.slice(0, 20)) log(`       ${line}`);
     if (result.rejected.length) log(`       rejected: ${[...new Set(result.rejected)].join('; ')}`);
@@ -59,8 +59,9 @@ export async function runCampaigns(options: CampaignOptions): Promise<{ results:
   return { results, errors };
 }
 
-export function reproduceArgs(campaign: Campaign, seed: number): string {
-  return campaign === 'server-kill' ? `--rounds 1 --seed ${seed}` : `--rounds 0 --host-kills 1 --seed ${seed}`;
+export function reproduceArgs(campaign: Campaign, seed: number, leaseTtlMs?: number): string {
+  const ttl = leaseTtlMs === undefined || leaseTtlMs === DEFAULT_LEASE_TTL_MS ? '' : ` --lease-ttl-ms ${leaseTtlMs}`;
+  return `${campaign === 'server-kill' ? `--rounds 1 --seed ${seed}` : `--rounds 0 --host-kills 1 --seed ${seed}`}${ttl}`;
 }
 
 /** One row per campaign: every count summed over its rounds, and the seeds of failing rounds per invariant. */

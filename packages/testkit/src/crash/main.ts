@@ -8,13 +8,14 @@
  */
 import { parseArgs } from 'node:util';
 import { runCampaigns, summarise, totalFailures } from './campaign.ts';
+import { DEFAULT_LEASE_TTL_MS } from './round.ts';
 
 const { values } = parseArgs({
   options: {
     rounds: { type: 'string', default: '10' },
     seed: { type: 'string' },
     'host-kills': { type: 'string', default: '0' },
-    'lease-ttl-ms': { type: 'string', default: '3000' },
+    'lease-ttl-ms': { type: 'string', default: String(DEFAULT_LEASE_TTL_MS) },
     keep: { type: 'boolean', default: false },
     verbose: { type: 'boolean', default: false },
   },

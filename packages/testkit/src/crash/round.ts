@@ -15,6 +15,9 @@ const run = promisify(execFile);
 
 export type Campaign = 'server-kill' | 'host-kill';
 
+/** Outlives a restart of the bundled server (one to two seconds here), so the host keeps its epoch across it. */
+export const DEFAULT_LEASE_TTL_MS = 3_000;
+
 export interface RoundOptions {
   campaign: Campaign;
   seed: number;
@@ -153,7 +156,7 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
   const started = Date.now();
   const log = options.log ?? (() => undefined);
   const random = new Random(options.seed);
-  const leaseTtlMs = options.leaseTtlMs ?? 3_000;
+  const leaseTtlMs = options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
   const clients = options.clients ?? 6;
   const commandsPerClient = options.commandsPerClient ?? 14;
   const dataDir = mkdtempSync(join(tmpdir(), `switchboard-crash-${options.seed}-`));
