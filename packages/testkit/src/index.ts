@@ -14,7 +14,11 @@ export const paths = {
   /** The bundled production build (`pnpm build`), which benchmarks measure. */
   serverDist: join(root, 'apps/server/dist/main.js'),
   cli: join(root, 'apps/server/src/cli/main.ts'),
+  /** The bundled operator CLI. */
+  cliDist: join(root, 'apps/server/dist/cli/main.js'),
   connector: join(root, 'apps/connector/src/main.ts'),
+  /** The bundled connector host (and its `inject` / `platform` commands). */
+  connectorDist: join(root, 'apps/connector/dist/main.js'),
 };
 
 /** The Node flags the server runs with, wherever it is started (apps/server/package.json). */
@@ -67,14 +71,14 @@ function exited(child: ChildProcess): Promise<void> {
  * Starts `apps/server` as its own process on an ephemeral loopback port with a fresh data
  * directory (or `dataDir`, to restart over an existing store).
  */
-export async function startServer(env: Record<string, string> = {}, dataDir?: string, entry: string = paths.server): Promise<ServerProcess> {
+export async function startServer(env: Record<string, string> = {}, dataDir?: string, entry: string = paths.server, cliEntry: string = paths.cli): Promise<ServerProcess> {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'switchboard-'));
   const fullEnv = { ...process.env, SWITCHBOARD_DATA_DIR: dir, SWITCHBOARD_PORT: '0', SWITCHBOARD_HOST: '127.0.0.1', SWITCHBOARD_LOG_LEVEL: 'info', ...env };
   const child = spawn(process.execPath, [...serverNodeFlags, entry], { env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   const ready = await awaitLog(child, 'switchboard listening');
   child.stdout!.resume();
   const cli = async <T>(...args: string[]): Promise<T> => {
-    const { stdout } = await run(process.execPath, [paths.cli, ...args, '--json'], { env: fullEnv });
+    const { stdout } = await run(process.execPath, [cliEntry, ...args, '--json'], { env: fullEnv });
     return JSON.parse(stdout) as T;
   };
   return {
@@ -184,7 +188,7 @@ let hosts = 0;
  * Starts `apps/connector` as its own process: one connector host of the account the connector
  * key belongs to. `env` adds to or overrides the host's environment (simulator settings, ...).
  */
-export function startHost(options: { url: string; connectorKey: string; hostId?: string; env?: Record<string, string> }): HostProcess {
+export function startHost(options: { url: string; connectorKey: string; hostId?: string; env?: Record<string, string>; entry?: string }): HostProcess {
   const hostId = options.hostId ?? `host-${process.pid}-${++hosts}`;
   const env = {
     ...process.env,
@@ -194,7 +198,7 @@ export function startHost(options: { url: string; connectorKey: string; hostId?:
     SWITCHBOARD_LOG_LEVEL: 'info',
     ...options.env,
   };
-  const child = spawn(process.execPath, [paths.connector], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [options.entry ?? paths.connector], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs = new LogTail(child.stdout!);
   const stderr: string[] = [];
   child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));

@@ -1,0 +1,21 @@
+import { describe, expect, test } from 'vitest';
+import { runCampaigns, reproduceArgs } from './campaign.ts';
+import { invariantNames } from './invariants.ts';
+
+// A fresh seed each run widens what CI explores; CRASH_SEED replays one.
+const seed = process.env.CRASH_SEED ? Number(process.env.CRASH_SEED) : Math.floor(Math.random() * 2 ** 31);
+
+describe('every accepted command settles exactly once and the stream never lies, across kill -9', () => {
+  test(`3 server-kill rounds and 1 host-kill round (seed ${seed})`, async () => {
+    const lines: string[] = [];
+    const { results, errors } = await runCampaigns({ rounds: 3, hostKills: 1, seed, log: (line) => lines.push(line) });
+    process.stdout.write(`${lines.join('\n')}\n`);
+    const broken = results.flatMap((result) =>
+      invariantNames.filter((key) => result.counts[key] > 0).map((key) => `${key}=${result.counts[key]} in pnpm crash ${reproduceArgs(result.campaign, result.seed)}`),
+    );
+    const details = results.flatMap((result) => result.details.slice(0, 5).map((line) => `${result.campaign} ${result.seed}: ${line}`));
+    expect(errors).toEqual([]);
+    expect(broken, details.join('\n')).toEqual([]);
+    for (const result of results) expect(result.counts.accepted, `${result.campaign} seed ${result.seed}`).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,40 @@
+/**
+ * The crash harness: kill -9 the built server or connector host during a burst of commands,
+ * restart it, and count every broken promise of exactly-once settlement and an honest stream.
+ *
+ *   pnpm crash --rounds N [--seed S] [--host-kills K] [--lease-ttl-ms T] [--keep] [--verbose]
+ *
+ * Exits 1 when any invariant count is above 0, or a round could not run.
+ */
+import { parseArgs } from 'node:util';
+import { runCampaigns, summarise, totalFailures } from './campaign.ts';
+import { DEFAULT_LEASE_TTL_MS } from './round.ts';
+
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '10' },
+    seed: { type: 'string' },
+    'host-kills': { type: 'string', default: '0' },
+    'lease-ttl-ms': { type: 'string', default: String(DEFAULT_LEASE_TTL_MS) },
+    keep: { type: 'boolean', default: false },
+    verbose: { type: 'boolean', default: false },
+  },
+  strict: true,
+});
+
+function count(name: string, value: string | undefined): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) {
+    process.stderr.write(`--${name} must be a whole number, got "${value}"\n`);
+    process.exit(2);
+  }
+  return n;
+}
+
+const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : count('seed', values.seed);
+const rounds = count('rounds', values.rounds);
+const hostKills = count('host-kills', values['host-kills']);
+process.stdout.write(`crash campaign: seed ${seed}, ${rounds} server-kill rounds, ${hostKills} host-kill rounds\n`);
+const { results, errors } = await runCampaigns({ rounds, hostKills, seed, leaseTtlMs: count('lease-ttl-ms', values['lease-ttl-ms']), keep: values.keep, verbose: values.verbose });
+process.stdout.write(`\n${summarise(results, errors)}\n`);
+process.exit(totalFailures(results) > 0 || errors.length > 0 ? 1 : 0);
