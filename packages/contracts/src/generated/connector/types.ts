@@ -163,7 +163,7 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /** @enum {string} */
-        ConnectorErrorCode: "invalid_request" | "unauthenticated" | "lease_held" | "lease_lost" | "command_not_found" | "already_settled" | "not_dispatched";
+        ConnectorErrorCode: "invalid_request" | "bad_request" | "unauthenticated" | "lease_held" | "lease_lost" | "command_not_found" | "already_settled" | "not_dispatched";
         ConnectorError: {
             error: components["schemas"]["ConnectorErrorCode"];
             message: string;
@@ -354,6 +354,13 @@ export interface components {
             supportsPhoto?: boolean;
             supportsParticipants?: boolean;
         };
+        /** @description An answer given before any route, after which the connection closes. */
+        ProtocolError: {
+            /** @enum {string} */
+            error: "request_timeout" | "headers_too_large" | "not_implemented";
+            message: string;
+            requestId?: string;
+        };
         /** @enum {string} */
         CommandType: "message.send" | "reaction.tapback" | "reaction.apply" | "name_photo.share" | "group.create" | "group.update" | "group.leave";
         /** @enum {string} */
@@ -397,6 +404,7 @@ export interface components {
         /** @description No connector key, or one the server does not know. */
         Unauthenticated: {
             headers: {
+                "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                 [name: string]: unknown;
             };
             content: {
@@ -412,10 +420,40 @@ export interface components {
                 "application/json": components["schemas"]["ConnectorError"];
             };
         };
+        /** @description The request did not arrive in time; the connection closes. */
+        RequestTimeout: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ProtocolError"];
+            };
+        };
+        /** @description The request line and headers are over 16 KiB; the connection closes. */
+        HeadersTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ProtocolError"];
+            };
+        };
+        /** @description A method (CONNECT, or one HTTP/1.1 parsers do not know) or a transfer coding other than chunked; the connection closes. */
+        NotImplemented: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ProtocolError"];
+            };
+        };
     };
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The scheme that would work (RFC 9110 §15.5.2): always `Bearer`. */
+        WWWAuthenticate: "Bearer";
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -444,6 +482,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
+            408: components["responses"]["RequestTimeout"];
             /** @description Another host holds a live lease. */
             409: {
                 headers: {
@@ -453,6 +492,8 @@ export interface operations {
                     "application/json": components["schemas"]["LeaseHeldError"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     renewLease: {
@@ -479,7 +520,10 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["LeaseLost"];
+            431: components["responses"]["HeadersTooLarge"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     releaseLease: {
@@ -504,7 +548,10 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["LeaseLost"];
+            431: components["responses"]["HeadersTooLarge"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     pollDispatch: {
@@ -531,7 +578,10 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["LeaseLost"];
+            431: components["responses"]["HeadersTooLarge"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     settleCommand: {
@@ -567,6 +617,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConnectorError"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description The lease was lost (`lease_lost`), the command is already settled (`already_settled`), or it was not dispatched to this epoch (`not_dispatched`). */
             409: {
                 headers: {
@@ -576,6 +627,8 @@ export interface operations {
                     "application/json": components["schemas"]["ConnectorError"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     reportPlatformEvents: {
@@ -602,7 +655,10 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["LeaseLost"];
+            431: components["responses"]["HeadersTooLarge"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     uploadAttachment: {
@@ -634,7 +690,10 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["LeaseLost"];
+            431: components["responses"]["HeadersTooLarge"];
+            501: components["responses"]["NotImplemented"];
         };
     };
 }

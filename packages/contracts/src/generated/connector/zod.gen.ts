@@ -4,6 +4,7 @@ import * as z from 'zod';
 
 export const zConnectorErrorCode = z.enum([
     'invalid_request',
+    'bad_request',
     'unauthenticated',
     'lease_held',
     'lease_lost',
@@ -133,6 +134,19 @@ export const zLeaseRequest = z.strictObject({
     hostId: zHostId,
     osMajorVersion: z.int().gte(1).lte(1000),
     capabilities: z.array(zCapability).max(64)
+});
+
+/**
+ * An answer given before any route, after which the connection closes.
+ */
+export const zProtocolError = z.object({
+    error: z.enum([
+        'request_timeout',
+        'headers_too_large',
+        'not_implemented'
+    ]),
+    message: z.string(),
+    requestId: z.string().optional()
 });
 
 export const zCommandType = z.enum([
