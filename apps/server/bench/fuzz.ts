@@ -1,10 +1,12 @@
-// The HTTP fuzzer's long run: `pnpm --filter @switchboard/server fuzz -- --requests 20000 --seed 42`.
+// The HTTP fuzzer's long run: `pnpm fuzz --requests 20000 --seed 42`.
 // Prints the seed first, so any run can be repeated.
 import { parseArgs } from 'node:util';
 import { readyAccount, startTestServer } from '../test/helpers.ts';
 import { runFuzz } from '../test/fuzz.ts';
 
-const { values } = parseArgs({ options: { requests: { type: 'string', default: '20000' }, seed: { type: 'string' } }, allowPositionals: true });
+// A `--` that a package manager passes along is not the end of the options here.
+const args = process.argv.slice(2).filter((arg) => arg !== '--');
+const { values } = parseArgs({ args, options: { requests: { type: 'string', default: '20000' }, seed: { type: 'string' } } });
 const requests = Number(values.requests);
 const seed = values.seed !== undefined ? Number(values.seed) : Date.now() % 2 ** 31;
 console.log(`fuzz: seed ${seed}, ${requests} requests`);
