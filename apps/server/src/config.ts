@@ -39,7 +39,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     leaseTtlMs: int(env, 'SWITCHBOARD_LEASE_TTL_MS', 15_000, 100),
     idempotencyRetentionMs: int(env, 'SWITCHBOARD_IDEMPOTENCY_RETENTION_MS', 48 * HOUR, 24 * HOUR),
     eventRetentionMs: int(env, 'SWITCHBOARD_EVENT_RETENTION_MS', 7 * 24 * HOUR, 1),
-    heartbeatMs: int(env, 'SWITCHBOARD_HEARTBEAT_MS', 15_000, 10),
+    // A third under the common 15 s proxy idle timeout.
+    heartbeatMs: int(env, 'SWITCHBOARD_HEARTBEAT_MS', 10_000, 10),
     sqliteBusyTimeoutMs: int(env, 'SWITCHBOARD_SQLITE_BUSY_TIMEOUT_MS', 5_000),
   };
 }

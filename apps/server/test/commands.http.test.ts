@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
 import { commandTypes } from '@switchboard/contracts';
-import { expectSpecResponse, headers, postCommand, readyAccount, startTestServer, TestHost, type TestServer } from './helpers.ts';
+import { expectSpecResponse, openapiParameter, schemaAccepts, headers, postCommand, readyAccount, startTestServer, TestHost, type TestServer } from './helpers.ts';
 
 const MISSING_CONVERSATION = '01900000-0000-7000-8000-000000000000';
 const SEND = '/v1/commands/message.send';
@@ -113,15 +113,7 @@ describe('method and type', () => {
 
   it('accepts all seven command types', async () => {
     expect(commandTypes).toHaveLength(7);
-    const bodies: Record<string, unknown> = {
-      'message.send': toDirect(),
-      'reaction.tapback': { target: { kind: 'conversation', conversationId: acct.group }, payload: { messageExternalId: 'm1', tapback: 'love' } },
-      'reaction.apply': { target: { kind: 'conversation', conversationId: acct.direct }, payload: { tapback: 'like' } },
-      'name_photo.share': { target: { kind: 'conversation', conversationId: acct.direct }, payload: {} },
-      'group.create': { target: { kind: 'participants', participantExternalIds: ['+14155550123', 'dana@example.com'] }, payload: { text: 'hi all' } },
-      'group.update': { target: { kind: 'conversation', conversationId: acct.group }, payload: { action: 'rename', name: 'New' } },
-      'group.leave': { target: { kind: 'conversation', conversationId: acct.group }, payload: {} },
-    };
+    const bodies = validBodies();
     for (const type of commandTypes) {
       const res = await postCommand(server.url, acct.apiKey, type, bodies[type]);
       expect(res.status, `${type}: ${JSON.stringify(res.body)}`).toBe(202);
@@ -129,6 +121,18 @@ describe('method and type', () => {
     }
   });
 });
+
+function validBodies(a: { direct: string; group: string } = acct): Record<string, unknown> {
+  return {
+      'message.send': toDirect(),
+      'reaction.tapback': { target: { kind: 'conversation', conversationId: a.group }, payload: { messageExternalId: 'm1', tapback: 'love' } },
+      'reaction.apply': { target: { kind: 'conversation', conversationId: a.direct }, payload: { tapback: 'like' } },
+      'name_photo.share': { target: { kind: 'conversation', conversationId: a.direct }, payload: {} },
+      'group.create': { target: { kind: 'participants', participantExternalIds: ['+14155550123', 'dana@example.com'] }, payload: { text: 'hi all' } },
+      'group.update': { target: { kind: 'conversation', conversationId: a.group }, payload: { action: 'rename', name: 'New' } },
+      'group.leave': { target: { kind: 'conversation', conversationId: a.group }, payload: {} },
+  };
+}
 
 describe('content type', () => {
   it('answers 415 unsupported_media_type unless the body is sent as application/json', async () => {
@@ -270,6 +274,24 @@ describe('envelope checks, in the seed order', () => {
     }
   });
 
+  it('refuses an address over the spec\'s maxLength of 254 with 422, even when trimming would shorten it', async () => {
+    const padded = ' '.repeat(250) + '+14155550123';
+    const long = `${'a'.repeat(250)}@example.com`;
+    for (const address of [padded, long]) {
+      expect(address.length).toBeGreaterThan(254);
+      const res = await send({ target: { kind: 'recipient', recipientExternalId: address }, payload: { text: 'x' } });
+      expect(res.status).toBe(422);
+      expectSpecResponse(SEND, 'post', 422, res.body);
+      const group = await postCommand(server.url, acct.apiKey, 'group.create', { target: { kind: 'participants', participantExternalIds: [address] }, payload: { text: 'x' } });
+      expect(group.status).toBe(422);
+      expect(group.body).toMatchObject({ error: 'invalid_participant_address', field: '/target/participantExternalIds/0' });
+    }
+    expect(schemaAccepts({ $ref: 'openapi#/components/schemas/RecipientTarget' }, { kind: 'recipient', recipientExternalId: padded })).toBe(false);
+    expect(schemaAccepts({ $ref: 'openapi#/components/schemas/ParticipantsTarget' }, { kind: 'participants', participantExternalIds: [padded] })).toBe(false);
+    // At the bound, padding is trimmed as before.
+    expect((await send({ target: { kind: 'recipient', recipientExternalId: ` ${'+14155550123'.padEnd(12)} ` }, payload: { text: 'x' } })).status).toBe(202);
+  });
+
   it('answers 422 for an invalid participant address', async () => {
     const res = await postCommand(server.url, acct.apiKey, 'group.create', { target: { kind: 'participants', participantExternalIds: ['+14155550123', 'nobody'] }, payload: { text: 'x' } });
     expect(res.status).toBe(422);
@@ -409,6 +431,32 @@ describe('routing paths and Idempotency-Key', () => {
     }
     const admin = await send({ target: { kind: 'recipient', recipientExternalId: '+14155550123' }, payload: { text: 'x' } }, { 'idempotency-key': 'has space' });
     expect(admin.status).toBe(202);
+  });
+
+  it('each operation\'s Idempotency-Key schema in the spec says what the server does with a bad key', async () => {
+    // An account of its own: the commands queued here stay out of the other tests' dispatches.
+    const own = await readyAccount(server);
+    const bodies = validBodies(own);
+    const recipientSend = { target: { kind: 'recipient', recipientExternalId: '+14155550123' }, payload: { text: 'x' } };
+    const agentTurn = new Set(['reaction.tapback', 'reaction.apply', 'name_photo.share']);
+    for (const key of ['has space', 'x'.repeat(256)]) {
+      for (const type of commandTypes) {
+        const declared = openapiParameter(`/v1/commands/${type}`, 'post', 'Idempotency-Key');
+        const res = await postCommand(server.url, own.apiKey, type, bodies[type], { 'idempotency-key': key });
+        if (agentTurn.has(type)) {
+          // The schema refuses it, and so does the server: a validating gateway agrees with it.
+          expect(schemaAccepts(declared.schema, key), type).toBe(false);
+          expect(res.status, type).toBe(400);
+          expect(res.body.error).toBe('invalid_idempotency_key');
+        } else {
+          // Admin (and message.send, whose path depends on the body): the schema allows any key.
+          expect(schemaAccepts(declared.schema, key), type).toBe(true);
+          expect(res.status, type).toBe(type === 'message.send' ? 400 : 202);
+        }
+      }
+      // message.send: checked on a conversation target (above), ignored on a recipient target.
+      expect((await postCommand(server.url, own.apiKey, 'message.send', recipientSend, { 'idempotency-key': key })).status).toBe(202);
+    }
   });
 
   it('without a key, logicalActionId is the commandId', async () => {

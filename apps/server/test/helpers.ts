@@ -147,6 +147,20 @@ const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats.default(ajv);
 ajv.addSchema(openapi, 'openapi');
 
+/** Whether `value` is valid against `schema` (which may `$ref` into `openapi#/...`). */
+export function schemaAccepts(schema: object, value: unknown): boolean {
+  return ajv.compile(schema)(value) as boolean;
+}
+
+/** The spec's parameter `name` of `method path` (references resolved). */
+export function openapiParameter(path: string, method: string, name: string): { name: string; schema: Record<string, any> } {
+  const item = openapi.paths[path];
+  const all = [...(item.parameters ?? []), ...(item[method.toLowerCase()].parameters ?? [])];
+  const found = all.map((p: any) => (p.$ref ? openapi.components.parameters[p.$ref.split('/').pop()] : p)).find((p: any) => p.name === name);
+  expect(found, `${method} ${path} has no parameter ${name}`).toBeDefined();
+  return found;
+}
+
 function pointer(...segments: string[]): string {
   return segments.map((s) => s.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
 }

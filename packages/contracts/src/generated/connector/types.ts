@@ -373,7 +373,11 @@ export interface components {
              * @enum {string}
              */
             kind: "recipient";
-            /** @description A phone number (normalised to E.164) or an email address. */
+            /**
+             * @description A phone number (normalised to E.164) or an email address. Part of the envelope, so the
+             *     endpoint checks it: anything that is not an address (including over 254 characters,
+             *     the longest an email address can be) is 422 `invalid_recipient_address`.
+             */
             recipientExternalId: string;
         };
         /** @description The third target shape, used by group.create. */

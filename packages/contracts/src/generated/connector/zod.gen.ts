@@ -199,7 +199,7 @@ export const zPlatformEventBatch = z.strictObject({
 
 export const zRecipientTarget = z.object({
     kind: z.literal('recipient'),
-    recipientExternalId: z.string()
+    recipientExternalId: z.string().max(254)
 });
 
 /**
@@ -207,7 +207,7 @@ export const zRecipientTarget = z.object({
  */
 export const zParticipantsTarget = z.object({
     kind: z.literal('participants'),
-    participantExternalIds: z.array(z.string()).min(1).max(32)
+    participantExternalIds: z.array(z.string().max(254)).min(1).max(32)
 });
 
 export const zDispatchedCommand = z.object({
