@@ -234,9 +234,11 @@ describe('authentication and cursors (item 13)', () => {
     }
   });
 
-  it('answers a cursor past 2^53 with 200 and an empty page', async () => {
+  it('answers a cursor past 2^53 (past every event, so not in the log) with 410 cursor_expired, not a 400 or a 500', async () => {
     const res = await rawExchange(server.url, req('GET', '/v1/events?after=9223372036854775807', { ...auth(), accept: 'application/json' }));
-    expect(res?.status).toBe(200);
-    expect(JSON.parse(res!.body)).toEqual({ events: [], nextAfter: '9223372036854775807' });
+    expect(res?.status).toBe(410);
+    const body = JSON.parse(res!.body);
+    expect(body).toMatchObject({ error: 'cursor_expired' });
+    expectSpecResponse('/v1/events', 'get', 410, body, res!.headers);
   });
 });

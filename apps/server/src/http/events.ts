@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../services.ts';
 import { toEnvelope } from '../stream/append.ts';
-import { authenticate } from './auth.ts';
+import { authenticateRead } from './auth.ts';
 import { sendError } from './errors.ts';
 import { queryInt } from './read.ts';
 
@@ -26,7 +26,7 @@ export function registerEventRoutes(app: FastifyInstance, services: Services): v
   });
 
   app.get('/v1/events', async (request: FastifyRequest<{ Querystring: Record<string, string> }>, reply) => {
-    const accountId = await authenticate(services, request, reply, 'account');
+    const accountId = await authenticateRead(services, request, reply);
     if (!accountId) return reply;
     const sse = wantsSse(request);
     const header = request.headers['last-event-id'];
@@ -53,7 +53,16 @@ export function registerEventRoutes(app: FastifyInstance, services: Services): v
       const nextAfter = events.length > 0 ? String(events[events.length - 1]!.id) : String(after);
       return reply.send({ events: events.map(toEnvelope), nextAfter });
     }
-    return stream(services, accountId, lost ? null : after, raw, purgedThrough, request, reply, open);
+    const slots = services.streamSlots;
+    const credentialId = request.credentialId!;
+    if (slots && !slots.take(credentialId)) {
+      return sendError(reply, 429, 'too_many_streams', `this credential already has ${slots.max} open streams; close one first`);
+    }
+    try {
+      return await stream(services, accountId, lost ? null : after, raw, purgedThrough, request, reply, open);
+    } finally {
+      slots?.release(credentialId);
+    }
   });
 }
 
@@ -71,6 +80,8 @@ async function stream(services: Services, accountId: string, after: number | nul
   reply.hijack();
   const res = reply.raw;
   res.writeHead(200, {
+    // The read limit's RateLimit headers, set before the reply was hijacked.
+    ...(reply.getHeaders() as Record<string, string>),
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache, no-transform',
     connection: 'keep-alive',

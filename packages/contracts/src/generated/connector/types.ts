@@ -361,6 +361,13 @@ export interface components {
             message: string;
             requestId?: string;
         };
+        RateLimitedError: {
+            /** @constant */
+            error: "rate_limited";
+            message: string;
+            retryAfterSeconds: number;
+            requestId?: string;
+        };
         /** @enum {string} */
         CommandType: "message.send" | "reaction.tapback" | "reaction.apply" | "name_photo.share" | "group.create" | "group.update" | "group.leave";
         /** @enum {string} */
@@ -433,6 +440,18 @@ export interface components {
                 "application/json": components["schemas"]["ProtocolError"];
             };
         };
+        /** @description Over a rate limit (see "Abuse limits"): `RateLimit-Policy` names which one. */
+        RateLimited: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RateLimitedError"];
+            };
+        };
         /** @description The request line and headers are over 16 KiB; the connection closes. */
         HeadersTooLarge: {
             headers: {
@@ -457,6 +476,15 @@ export interface components {
     headers: {
         /** @description The scheme that would work (RFC 9110 §15.5.2): always `Bearer`. */
         WWWAuthenticate: "Bearer";
+        /** @description Seconds until a request would be counted again. */
+        RetryAfter: number;
+        /**
+         * @description The quota that counted the request: `"default";q=60;w=60` (the command endpoint),
+         *     `"read";q=600;w=60` (the reads) or `"auth";q=20;w=60` (failed authentication, on a 429).
+         */
+        RateLimitPolicy: string;
+        /** @description What is left: `"<policy>";r=<remaining>;t=<seconds until a slot frees>`. */
+        RateLimit: string;
     };
     pathItems: never;
 }
@@ -496,6 +524,7 @@ export interface operations {
                     "application/json": components["schemas"]["LeaseHeldError"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             501: components["responses"]["NotImplemented"];
         };
@@ -526,6 +555,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["LeaseLost"];
+            429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             501: components["responses"]["NotImplemented"];
         };
@@ -554,6 +584,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["LeaseLost"];
+            429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             501: components["responses"]["NotImplemented"];
         };
@@ -584,6 +615,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["LeaseLost"];
+            429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             501: components["responses"]["NotImplemented"];
         };
@@ -631,6 +663,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConnectorError"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             501: components["responses"]["NotImplemented"];
         };
@@ -661,6 +694,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["LeaseLost"];
+            429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             501: components["responses"]["NotImplemented"];
         };
@@ -696,6 +730,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["LeaseLost"];
+            429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             501: components["responses"]["NotImplemented"];
         };

@@ -149,6 +149,13 @@ export const zProtocolError = z.object({
     requestId: z.string().optional()
 });
 
+export const zRateLimitedError = z.object({
+    error: z.literal('rate_limited'),
+    message: z.string(),
+    retryAfterSeconds: z.int().gte(1),
+    requestId: z.string().optional()
+});
+
 export const zCommandType = z.enum([
     'message.send',
     'reaction.tapback',
