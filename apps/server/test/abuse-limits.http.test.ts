@@ -56,8 +56,7 @@ describe('reads: 600 per credential in any 60 seconds ("read"), a budget apart f
     expect(body).toMatchObject({ error: 'rate_limited', retryAfterSeconds: 54 });
     expect(limited.headers.get('retry-after')).toBe('54');
     expect(limited.headers.get('ratelimit')).toBe('"read";r=0;t=54');
-    expectSpecResponse('/v1/conversations', 'get', 429, body);
-    expectSpecHeaders('/v1/conversations', 'get', 429, limited.headers);
+    expectSpecResponse('/v1/conversations', 'get', 429, body, limited.headers);
     // Every read route and the SSE form answer the same way.
     for (const path of paths) expect((await read(key, path)).status, path).toBe(429);
     expect((await openStream(key)).status).toBe(429);
@@ -96,8 +95,7 @@ describe('open streams: at most 5 per credential', () => {
     expect(sixth.headers.get('retry-after')).toBeNull();
     const body = await sixth.body();
     expect(body).toMatchObject({ error: 'too_many_streams' });
-    expectSpecResponse('/v1/events', 'get', 429, body);
-    expectSpecHeaders('/v1/events', 'get', 429, sixth.headers);
+    expectSpecResponse('/v1/events', 'get', 429, body, sixth.headers);
     // Another credential has its own slots; the JSON form is not a stream.
     expect((await openStream(await newKey())).status).toBe(200);
     expect((await read(key, '/v1/events', { accept: 'application/json' })).status).toBe(200);
@@ -136,15 +134,14 @@ describe('failed authentication: 20 per client address in any 60 seconds ("auth"
       expect(guess.headers.get('retry-after')).toBe('58');
       expect(guess.headers.get('ratelimit-policy')).toBe('"auth";q=20;w=60');
       expect(guess.headers.get('ratelimit')).toBe('"auth";r=0;t=58');
-      expectSpecResponse('/v1/commands/message.send', 'post', 429, guess.body);
-      expectSpecHeaders('/v1/commands/message.send', 'post', 429, guess.headers);
+      expectSpecResponse('/v1/commands/message.send', 'post', 429, guess.body, guess.headers);
 
       // A right guess is refused the same way: the answer says nothing about the key.
       const right = await postCommand(s.url, a.apiKey, 'message.send', { target: { kind: 'conversation', conversationId: a.direct }, payload: { text: 'x' } });
       expect(right.status).toBe(429);
       const rightRead = await fetch(`${s.url}/v1/conversations`, { headers: { authorization: `Bearer ${a.apiKey}` } });
       expect(rightRead.status).toBe(429);
-      expectSpecResponse('/v1/conversations', 'get', 429, await rightRead.json());
+      expectSpecResponse('/v1/conversations', 'get', 429, await rightRead.json(), rightRead.headers);
       const connector = await fetch(`${s.url}/v1/connector/lease`, { method: 'POST', headers: { authorization: `Bearer ${a.connectorKey}`, 'content-type': 'application/json' }, body: '{}' });
       expect(connector.status).toBe(429);
 
@@ -152,7 +149,7 @@ describe('failed authentication: 20 per client address in any 60 seconds ("auth"
       const none = await postCommand(s.url, '', 'message.send', {}, { authorization: '' });
       expect(none.status).toBe(401);
       expect(none.body.error).toBe('unauthenticated');
-      expectSpecHeaders('/v1/commands/message.send', 'post', 401, none.headers);
+      expectSpecResponse('/v1/commands/message.send', 'post', 401, none.body, none.headers);
 
       // The 429s were not counted: the first failure (at start) leaves the window at start + 60 s.
       clock.time = start + 60_000;

@@ -204,12 +204,9 @@ export function expectSpecHeaders(path: string, method: string, status: number, 
   }
 }
 
-/**
- * Asserts that `body` is what the spec documents for `method path` answering `status` (and, given
- * the response's headers, that they are too: `expectSpecHeaders`).
- */
-export function expectSpecResponse(path: string, method: string, status: number, body: unknown, sent?: Headers | Record<string, string | string[] | undefined>): void {
-  if (sent) expectSpecHeaders(path, method, status, sent);
+/** Asserts that `body` and the headers `sent` are what the spec documents for `method path` answering `status`. */
+export function expectSpecResponse(path: string, method: string, status: number, body: unknown, sent: Headers | Record<string, string | string[] | undefined>): void {
+  expectSpecHeaders(path, method, status, sent);
   const { response, location } = specResponse(path, method, status);
   const schema = response.content?.['application/json']?.schema;
   expect(schema, `${method} ${path} ${status} has no JSON body in the spec`).toBeDefined();

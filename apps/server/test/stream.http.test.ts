@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { eventSchemas } from '@switchboard/contracts';
 import { get as httpGet, type ClientRequest, type IncomingMessage } from 'node:http';
 import { newId } from '../src/clock.ts';
-import { expectSpecResponse, openapiParameter, headers, ManualClock, postCommand, readyAccount, startTestServer, type TestServer } from './helpers.ts';
+import { expectSpecHeaders, expectSpecResponse, openapiParameter, headers, ManualClock, postCommand, readyAccount, startTestServer, type TestServer } from './helpers.ts';
 
 type Ready = Awaited<ReturnType<typeof readyAccount>>;
 type Envelope = { id: string; type: string; time: string; account: string; data: any };
@@ -64,6 +64,7 @@ class SseReader {
           try {
             expect(response.statusCode).toBe(200);
             expect(response.headers['content-type']).toMatch(/^text\/event-stream/);
+            expectSpecHeaders('/v1/events', 'get', 200, response.headers as Record<string, string>);
             resolve(new SseReader(request, response));
           } catch (error) {
             request.destroy();
@@ -147,9 +148,9 @@ function parseBlock(block: string): SseMessage {
 
 // ---------------------------------------------------------------------------------------------
 
-async function page(key: string, query = '', url = server.url): Promise<{ status: number; body: any }> {
+async function page(key: string, query = '', url = server.url): Promise<{ status: number; body: any; headers: Headers }> {
   const res = await fetch(`${url}/v1/events${query}`, { headers: { authorization: `Bearer ${key}`, accept: 'application/json' } });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: await res.json(), headers: res.headers };
 }
 
 /** Every event of the account after `after`, through the JSON form, checked against both specs. */
@@ -158,7 +159,7 @@ async function allEvents(key: string, after = '0', url = server.url): Promise<En
   for (;;) {
     const res = await page(key, `?after=${after}&limit=1000`, url);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expectSpecResponse('/v1/events', 'get', 200, res.body);
+    expectSpecResponse('/v1/events', 'get', 200, res.body, res.headers);
     for (const envelope of res.body.events) eventSchemas.zStreamEvent.parse(envelope);
     out.push(...res.body.events);
     if (res.body.events.length === 0) return out;
@@ -343,6 +344,8 @@ describe('platform events on the stream, in the AsyncAPI shapes', () => {
     expect(download.status).toBe(200);
     expect(download.headers.get('content-type')).toBe(ref.mimeType);
     expect(download.headers.get('content-disposition')).toContain('voice note.m4a');
+    // The file's own media type is one the spec lists for the download (a validating gateway passes it).
+    expectSpecHeaders('/v1/attachments/{attachmentId}', 'get', 200, download.headers);
     const body = new Uint8Array(await download.arrayBuffer());
     expect(body.length).toBe(ref.byteSize);
     expect(Buffer.from(body).equals(Buffer.from(bytes))).toBe(true);
@@ -352,14 +355,18 @@ describe('platform events on the stream, in the AsyncAPI shapes', () => {
       expect(res.status).toBe(404);
       const error = (await res.json()) as { error: string };
       expect(error.error).toBe('attachment_not_found');
-      expectSpecResponse('/v1/attachments/{attachmentId}', 'get', 404, error);
+      expectSpecResponse('/v1/attachments/{attachmentId}', 'get', 404, error, res.headers);
     }
     // The same id in another account is that account's own attachment.
     expect((await put(other, 'att-voice', new Uint8Array([1, 2, 3]), 'text/plain')).status).toBe(201);
     const mine = await fetch(`${server.url}/v1/attachments/att-voice`, { headers: { authorization: `Bearer ${a.apiKey}` } });
     expect((await mine.arrayBuffer()).byteLength).toBe(bytes.length);
+    const theirs = await fetch(`${server.url}/v1/attachments/att-voice`, { headers: { authorization: `Bearer ${other.apiKey}` } });
+    expect(theirs.headers.get('content-type')).toMatch(/^text\/plain/);
+    expectSpecHeaders('/v1/attachments/{attachmentId}', 'get', 200, theirs.headers);
     const unauthenticated = await fetch(`${server.url}/v1/attachments/att-voice`);
     expect(unauthenticated.status).toBe(401);
+    expectSpecResponse('/v1/attachments/{attachmentId}', 'get', 401, await unauthenticated.json(), unauthenticated.headers);
   });
 });
 
@@ -497,7 +504,7 @@ describe('Server-Sent Events', () => {
       expect(res.status, id).toBe(400);
       const body = (await res.json()) as { error: string };
       expect(body.error).toBe('invalid_query');
-      expectSpecResponse('/v1/events', 'get', 400, body);
+      expectSpecResponse('/v1/events', 'get', 400, body, res.headers);
     }
     const unauthenticated = await fetch(`${server.url}/v1/events`, { headers: { accept: 'text/event-stream' } });
     expect(unauthenticated.status).toBe(401);
@@ -510,7 +517,7 @@ describe('a cursor past the newest event (kept across a database restore or rese
     const events = await allEvents(a.apiKey);
     const newest = events.at(-1)!.id;
     // The newest id itself is a good cursor: nothing new, and no reset.
-    expect(await page(a.apiKey, `?after=${newest}`)).toEqual({ status: 200, body: { events: [], nextAfter: newest } });
+    expect(await page(a.apiKey, `?after=${newest}`)).toMatchObject({ status: 200, body: { events: [], nextAfter: newest } });
     for (const from of [{ lastEventId: '999999999999' }, { after: String(BigInt(newest) + 1n) }, { lastEventId: '9999999999999999999' }]) {
       const sse = await SseReader.open(server.url, a.apiKey, from);
       try {
@@ -526,7 +533,7 @@ describe('a cursor past the newest event (kept across a database restore or rese
     const ahead = await page(a.apiKey, '?after=999999999999');
     expect(ahead.status).toBe(410);
     expect(ahead.body).toMatchObject({ error: 'cursor_expired', oldestId: events[0]!.id });
-    expectSpecResponse('/v1/events', 'get', 410, ahead.body);
+    expectSpecResponse('/v1/events', 'get', 410, ahead.body, ahead.headers);
   });
 
   it('another account\'s newer id is past this account\'s log too', async () => {
@@ -572,7 +579,7 @@ describe('retention: a cursor older than the retained log', () => {
       const expired = await page(a.apiKey, `?after=${a1!.id}`, s.url);
       expect(expired.status).toBe(410);
       expect(expired.body).toMatchObject({ error: 'cursor_expired', oldestId: kept1!.id });
-      expectSpecResponse('/v1/events', 'get', 410, expired.body);
+      expectSpecResponse('/v1/events', 'get', 410, expired.body, expired.headers);
       // As documented: resume with after = oldestId - 1.
       const recovered = await page(a.apiKey, `?after=${BigInt(expired.body.oldestId) - 1n}`, s.url);
       expect(recovered.body.events).toEqual([kept1, kept2]);
@@ -616,7 +623,7 @@ describe('JSON pages', () => {
     for (;;) {
       const res = await page(a.apiKey, `?after=${after}&limit=3`);
       expect(res.status).toBe(200);
-      expectSpecResponse('/v1/events', 'get', 200, res.body);
+      expectSpecResponse('/v1/events', 'get', 200, res.body, res.headers);
       expect(res.body.events.length).toBeLessThanOrEqual(3);
       if (res.body.events.length === 0) {
         expect(res.body.nextAfter).toBe(after);
@@ -642,7 +649,7 @@ describe('JSON pages', () => {
       const res = await page(a.apiKey, `?${query}`);
       expect(res.status, query).toBe(400);
       expect(res.body.error).toBe('invalid_query');
-      expectSpecResponse('/v1/events', 'get', 400, res.body);
+      expectSpecResponse('/v1/events', 'get', 400, res.body, res.headers);
     }
     for (const query of ['limit=1', 'limit=1000', 'after=0']) {
       expect((await page(a.apiKey, `?${query}`)).status, query).toBe(200);
@@ -655,7 +662,7 @@ describe('JSON pages', () => {
     }
     const unauthenticated = await fetch(`${server.url}/v1/events`);
     expect(unauthenticated.status).toBe(401);
-    expectSpecResponse('/v1/events', 'get', 401, await unauthenticated.json());
+    expectSpecResponse('/v1/events', 'get', 401, await unauthenticated.json(), unauthenticated.headers);
     const connectorKey = await page(a.connectorKey);
     expect(connectorKey.status).toBe(401);
   });
