@@ -412,6 +412,7 @@ export interface components {
             /** @constant */
             error: "rate_limited";
             message: string;
+            /** Format: int32 */
             retryAfterSeconds: number;
             requestId?: string;
         };
@@ -755,6 +756,7 @@ export interface components {
         };
         CapabilityReport: {
             hostId: string;
+            /** Format: int32 */
             osMajorVersion: number;
             capabilities: components["schemas"]["Capability"][];
             /** Format: date-time */
@@ -1331,6 +1333,7 @@ export interface operations {
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -1365,6 +1368,7 @@ export interface operations {
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
             501: components["responses"]["NotImplemented"];
         };
     };

@@ -181,7 +181,7 @@ export const zAddressError = z.object({
 export const zRateLimitedError = z.object({
     error: z.literal('rate_limited'),
     message: z.string(),
-    retryAfterSeconds: z.int().gte(1),
+    retryAfterSeconds: z.int().gte(1).lte(2147483647),
     requestId: z.string().optional()
 });
 
@@ -524,7 +524,7 @@ export const zCommand = z.object({
     errorCode: zSettlementCode.nullable(),
     createdAt: z.iso.datetime({ offset: true }),
     settledAt: z.iso.datetime({ offset: true }).nullable(),
-    history: z.array(zStatusChange)
+    history: z.array(zStatusChange).max(2)
 });
 
 export const zConversationKind = z.enum(['direct', 'group']);
@@ -537,12 +537,12 @@ export const zConversation = z.object({
     conversationId: z.uuid(),
     kind: zConversationKind,
     name: z.string().nullable(),
-    participants: z.array(zParticipant),
+    participants: z.array(zParticipant).max(1024),
     createdAt: z.iso.datetime({ offset: true })
 });
 
 export const zConversationPage = z.object({
-    conversations: z.array(zConversation),
+    conversations: z.array(zConversation).max(200),
     nextCursor: z.string().nullable()
 });
 
@@ -575,7 +575,7 @@ export const zRichKind = z.enum([
  */
 export const zCapability = z.strictObject({
     name: zCapabilityName,
-    supportedKinds: z.array(zRichKind).optional(),
+    supportedKinds: z.array(zRichKind).max(5).optional(),
     supportsRename: z.boolean().optional(),
     supportsPhoto: z.boolean().optional(),
     supportsParticipants: z.boolean().optional()
@@ -583,8 +583,8 @@ export const zCapability = z.strictObject({
 
 export const zCapabilityReport = z.object({
     hostId: z.string(),
-    osMajorVersion: z.int(),
-    capabilities: z.array(zCapability),
+    osMajorVersion: z.int().gte(0).lte(2147483647),
+    capabilities: z.array(zCapability).max(64),
     leaseExpiresAt: z.iso.datetime({ offset: true })
 });
 
@@ -598,7 +598,7 @@ export const zEventPage = z.object({
         time: z.iso.datetime({ offset: true }),
         account: z.string(),
         data: z.record(z.string(), z.unknown())
-    })),
+    })).max(1000),
     nextAfter: z.string()
 });
 

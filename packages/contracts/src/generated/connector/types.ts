@@ -179,21 +179,26 @@ export interface components {
         HostId: string;
         LeaseRequest: {
             hostId: components["schemas"]["HostId"];
+            /** Format: int32 */
             osMajorVersion: number;
             capabilities: components["schemas"]["Capability"][];
         };
         Lease: {
             accountId: string;
             hostId: string;
+            /** Format: int32 */
             epoch: number;
+            /** Format: int32 */
             ttlMs: number;
             /** Format: date-time */
             expiresAt: string;
         };
         EpochRequest: {
+            /** Format: int32 */
             epoch: number;
         };
         DispatchRequest: {
+            /** Format: int32 */
             epoch: number;
             /**
              * @description The commands this host received under `epoch` and has not settled yet (the server
@@ -201,9 +206,15 @@ export interface components {
              *     dispatched under the epoch and still queued is handed out again.
              */
             holding: string[];
-            /** @default 20 */
+            /**
+             * Format: int32
+             * @default 20
+             */
             max?: number;
-            /** @default 20000 */
+            /**
+             * Format: int32
+             * @default 20000
+             */
             waitMs?: number;
         };
         /** @description A conversation target, resolved by the server to the platform's conversation. */
@@ -220,6 +231,7 @@ export interface components {
             conversationKind: components["schemas"]["ConversationKind"];
             participants: string[];
             /**
+             * Format: int32
              * @description How many membership changes the server had seen for the conversation when it
              *     dispatched the command. A host compares it with the platform's own count to detect a
              *     membership that changed underneath the command (`stale_target`).
@@ -229,6 +241,7 @@ export interface components {
         DispatchedCommand: {
             /** Format: uuid */
             commandId: string;
+            /** Format: int32 */
             epoch: number;
             type: components["schemas"]["CommandType"];
             routingPath: components["schemas"]["RoutingPath"];
@@ -245,6 +258,7 @@ export interface components {
             commands: components["schemas"]["DispatchedCommand"][];
         };
         Settlement: {
+            /** Format: int32 */
             epoch: number;
             /** Format: uuid */
             commandId: string;
@@ -265,6 +279,7 @@ export interface components {
             attachmentId: string;
             fileName: string;
             mimeType: string;
+            /** Format: int32 */
             byteSize: number;
         };
         PlatformConversationAppeared: {
@@ -328,14 +343,17 @@ export interface components {
         };
         PlatformEvent: components["schemas"]["PlatformConversationAppeared"] | components["schemas"]["PlatformMessageReceived"] | components["schemas"]["PlatformMessageSent"] | components["schemas"]["PlatformGroupRenamed"] | components["schemas"]["PlatformGroupParticipantsChanged"];
         PlatformEventBatch: {
+            /** Format: int32 */
             epoch: number;
             events: components["schemas"]["PlatformEvent"][];
         };
         PlatformEventsRecorded: {
+            /** Format: int32 */
             recorded: number;
         };
         AttachmentStored: {
             attachmentId: string;
+            /** Format: int32 */
             byteSize: number;
         };
         /** @enum {string} */
@@ -365,7 +383,14 @@ export interface components {
             /** @constant */
             error: "rate_limited";
             message: string;
+            /** Format: int32 */
             retryAfterSeconds: number;
+            requestId?: string;
+        };
+        InternalError: {
+            /** @constant */
+            error: "internal";
+            message: string;
             requestId?: string;
         };
         /** @enum {string} */
@@ -461,6 +486,17 @@ export interface components {
                 "application/json": components["schemas"]["ProtocolError"];
             };
         };
+        /** @description A persistence failure: on a command, nothing was written, so it is safe to retry; on a read, nothing changed. */
+        Internal: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["InternalError"];
+            };
+        };
         /** @description A method (CONNECT, or one HTTP/1.1 parsers do not know) or a transfer coding other than chunked; the connection closes. */
         NotImplemented: {
             headers: {
@@ -526,6 +562,7 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -557,6 +594,7 @@ export interface operations {
             409: components["responses"]["LeaseLost"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -586,6 +624,7 @@ export interface operations {
             409: components["responses"]["LeaseLost"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -617,6 +656,7 @@ export interface operations {
             409: components["responses"]["LeaseLost"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -665,6 +705,7 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -696,6 +737,7 @@ export interface operations {
             409: components["responses"]["LeaseLost"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -732,6 +774,7 @@ export interface operations {
             409: components["responses"]["LeaseLost"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
             501: components["responses"]["NotImplemented"];
         };
     };
