@@ -15,6 +15,14 @@ describe('openApiBreakingChanges', () => {
     expect(openApiBreakingChanges(api, structuredClone(api))).toEqual([]);
   });
 
+  it('a media range (*/*) is no change against itself, but removing it still breaks', () => {
+    const after = structuredClone(api);
+    const content = (((after.paths as JsonObject)['/v1/attachments/{attachmentId}'] as JsonObject).get as any).responses['200'].content;
+    expect(content['*/*']).toBeDefined();
+    delete content['*/*'];
+    expect(openApiBreakingChanges(api, after).map((c) => c.where)).toContain('GET /v1/attachments/{attachmentId} 200 response');
+  });
+
   it('flags a field removed from a response, once per operation that returns it', () => {
     const after = changed((s) => {
       delete s.Acknowledgement!.properties.disposition;

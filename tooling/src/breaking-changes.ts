@@ -5,6 +5,8 @@
  *
  * - api-smart-diff calls removing a response property (or its `required`) non-breaking. A client
  *   that reads the field breaks, so here it is breaking.
+ * - api-smart-diff reports a media range (any type, `*` slash `*`) in a content map as removed and added
+ *   again even between a spec and itself; an identical remove-and-add is no change.
  * - AsyncAPI 3 is not supported by api-smart-diff yet, so the response stream's messages are
  *   compared as the responses of a synthetic OpenAPI document: what the service sends a client
  *   is judged as a response is.
@@ -71,8 +73,11 @@ export function openApiBreakingChanges(before: JsonObject, after: JsonObject): B
   const { diffs } = apiCompare(before, after);
   const reachable = new Set([...reachableSchemas(before), ...reachableSchemas(after)]);
   const found = new Map<string, BreakingChange>();
+  const key = (path: readonly Segment[], value: unknown) => `${path.join('\u0000')}\u0001${JSON.stringify(value)}`;
+  const readded = new Set(diffs.filter((d) => d.action === 'add').map((d) => key(d.path as Segment[], d.after)));
   for (const diff of diffs) {
     const path = diff.path as Segment[];
+    if (diff.action === 'remove' && path[path.length - 2] === 'content' && readded.has(key(path, diff.before))) continue;
     const breaking = diff.type === 'breaking' || isResponseFieldRemoval(path, diff.action);
     if (!breaking) continue;
     if (path[0] === 'components' && path[1] === 'schemas' && reachable.has(String(path[2]))) continue;

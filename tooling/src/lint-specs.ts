@@ -1,7 +1,12 @@
-// Lints the OpenAPI specs with Redocly, validates the AsyncAPI spec with @asyncapi/parser and
-// checks that the code lists both describe agree. Exit 1 on any error; warnings only print.
+// Lints the OpenAPI specs with Redocly and with Spectral's OWASP ruleset (src/owasp-ruleset.ts),
+// validates the AsyncAPI spec with @asyncapi/parser and checks that the code lists both describe
+// agree. Exit 1 on any error; warnings only print.
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import spectralCore, { type RulesetDefinition } from '@stoplight/spectral-core';
+import spectralParsers from '@stoplight/spectral-parsers';
+import { connectorRuleset, publicApiRuleset } from './owasp-ruleset.ts';
 import { styleText } from 'node:util';
 import { DiagnosticSeverity, Parser } from '@asyncapi/parser';
 import { formatProblems, getTotals, lint, loadConfig } from '@redocly/openapi-core';
@@ -27,6 +32,30 @@ async function lintOpenApi(): Promise<Line[]> {
       text: `${relative(repoRoot, file)}: Redocly ${count(totals.errors, 'error')}, ${count(totals.warnings, 'warning')}` +
         (totals.ignored ? ` (${totals.ignored} ignored on purpose, see .redocly.lint-ignore.yaml)` : ''),
     });
+  }
+  return lines;
+}
+
+/** Spectral with the OWASP ruleset; the ruleset file's path anchors its per-location overrides. */
+async function lintOwasp(): Promise<Line[]> {
+  const { Document, Ruleset, Spectral } = spectralCore;
+  const source = fileURLToPath(new URL('./owasp-ruleset.ts', import.meta.url));
+  const lines: Line[] = [];
+  for (const [file, definition] of [[specs.api, publicApiRuleset], [specs.connector, connectorRuleset]] as Array<[string, RulesetDefinition]>) {
+    const spectral = new Spectral();
+    spectral.setRuleset(new Ruleset(definition, { source }));
+    const results = await spectral.run(new Document(readFileSync(file, 'utf8'), spectralParsers.Yaml, file));
+    let errors = 0;
+    let warnings = 0;
+    for (const r of results) {
+      if (r.severity === 0) errors++;
+      else if (r.severity === 1) warnings++;
+      else continue;
+      const where = `${relative(repoRoot, r.source ?? file)}:${r.range.start.line + 1}:${r.range.start.character + 1}`;
+      const label = r.severity === 0 ? styleText('red', 'error') : styleText('yellow', 'warning');
+      console.log(`  ${where}  ${label}  ${r.code}  ${r.message} (at ${r.path.join('.')})`);
+    }
+    lines.push({ ok: errors === 0, text: `${relative(repoRoot, file)}: Spectral OWASP ${count(errors, 'error')}, ${count(warnings, 'warning')}` });
   }
   return lines;
 }
@@ -73,7 +102,7 @@ function count(n: number, noun: string): string {
 
 /** Runs every check, prints a summary and returns whether all passed. */
 export async function lintSpecs(): Promise<boolean> {
-  const lines = [...(await lintOpenApi()), await lintAsyncApi()];
+  const lines = [...(await lintOpenApi()), ...(await lintOwasp()), await lintAsyncApi()];
   try {
     lines.push(...checkConsistency());
   } catch (error) {

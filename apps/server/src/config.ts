@@ -8,6 +8,13 @@ export interface Config {
   /** Requests counted per credential in any window of `rateLimitWindowMs`; 0 lifts the limit (benchmarks only). */
   rateLimit: number;
   rateLimitWindowMs: number;
+  /** Reads (GETs of the public API) per credential in any window of `rateLimitWindowMs`; 0 lifts it. */
+  readRateLimit: number;
+  /** Open SSE streams per credential; 0 lifts it. */
+  maxStreamsPerCredential: number;
+  /** Failed authentications per client address in any window of `authFailureWindowMs`; 0 lifts it. */
+  authFailureLimit: number;
+  authFailureWindowMs: number;
   leaseTtlMs: number;
   idempotencyRetentionMs: number;
   eventRetentionMs: number;
@@ -36,10 +43,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.SWITCHBOARD_LOG_LEVEL ?? 'info',
     rateLimit: int(env, 'SWITCHBOARD_RATE_LIMIT', 60),
     rateLimitWindowMs: int(env, 'SWITCHBOARD_RATE_LIMIT_WINDOW_MS', 60_000, 1),
+    readRateLimit: int(env, 'SWITCHBOARD_READ_RATE_LIMIT', 600),
+    maxStreamsPerCredential: int(env, 'SWITCHBOARD_MAX_STREAMS_PER_CREDENTIAL', 5),
+    authFailureLimit: int(env, 'SWITCHBOARD_AUTH_FAILURE_LIMIT', 20),
+    authFailureWindowMs: int(env, 'SWITCHBOARD_AUTH_FAILURE_WINDOW_MS', 60_000, 1),
     leaseTtlMs: int(env, 'SWITCHBOARD_LEASE_TTL_MS', 15_000, 100),
     idempotencyRetentionMs: int(env, 'SWITCHBOARD_IDEMPOTENCY_RETENTION_MS', 48 * HOUR, 24 * HOUR),
     eventRetentionMs: int(env, 'SWITCHBOARD_EVENT_RETENTION_MS', 7 * 24 * HOUR, 1),
-    heartbeatMs: int(env, 'SWITCHBOARD_HEARTBEAT_MS', 15_000, 10),
+    // A third under the common 15 s proxy idle timeout.
+    heartbeatMs: int(env, 'SWITCHBOARD_HEARTBEAT_MS', 10_000, 10),
     sqliteBusyTimeoutMs: int(env, 'SWITCHBOARD_SQLITE_BUSY_TIMEOUT_MS', 5_000),
   };
 }

@@ -41,6 +41,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       log.warn({ err: error }, 'retention purge failed; will retry');
     }
     services.limiter?.sweep(now);
+    services.readLimiter?.sweep(now);
+    services.authFailures?.sweep(now);
   };
   const timer = setInterval(retention, Math.min(HOUR, config.eventRetentionMs));
   timer.unref();

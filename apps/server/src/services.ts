@@ -5,6 +5,7 @@ import type { Store } from './store/types.ts';
 import { StreamHub } from './stream/hub.ts';
 import { DispatchWaiters } from './leases/dispatcher.ts';
 import { SlidingWindowLimiter } from './ratelimit/sliding-window.ts';
+import { StreamSlots } from './stream/slots.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 
 /** What the HTTP layer and the domain modules share; built once per server. */
@@ -15,7 +16,13 @@ export interface Services {
   log: Logger;
   hub: StreamHub;
   waiters: DispatchWaiters;
+  /** The command endpoint's limit, per credential (the seed's 60 a minute). */
   limiter: SlidingWindowLimiter | null;
+  /** The reads' limit, per credential. */
+  readLimiter: SlidingWindowLimiter | null;
+  /** Failed authentications, per client address. */
+  authFailures: SlidingWindowLimiter | null;
+  streamSlots: StreamSlots | null;
   metrics: Metrics;
 }
 
@@ -29,6 +36,9 @@ export function createServices(config: Config, store: Store, clock: Clock, log: 
     hub,
     waiters: new DispatchWaiters(),
     limiter: config.rateLimit > 0 ? new SlidingWindowLimiter(config.rateLimit, config.rateLimitWindowMs) : null,
+    readLimiter: config.readRateLimit > 0 ? new SlidingWindowLimiter(config.readRateLimit, config.rateLimitWindowMs) : null,
+    authFailures: config.authFailureLimit > 0 ? new SlidingWindowLimiter(config.authFailureLimit, config.authFailureWindowMs) : null,
+    streamSlots: config.maxStreamsPerCredential > 0 ? new StreamSlots(config.maxStreamsPerCredential) : null,
     metrics: createMetrics(() => hub.subscribers),
   };
 }

@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
 import { commandTypes } from '@switchboard/contracts';
-import { expectSpecResponse, headers, postCommand, readyAccount, startTestServer, TestHost, type TestServer } from './helpers.ts';
+import { expectSpecResponse, openapiParameter, schemaAccepts, headers, postCommand, readyAccount, startTestServer, TestHost, type TestServer } from './helpers.ts';
 
 const MISSING_CONVERSATION = '01900000-0000-7000-8000-000000000000';
 const SEND = '/v1/commands/message.send';
@@ -27,7 +27,7 @@ describe('authentication comes first', () => {
     expect(res.status).toBe(401);
     const body = (await res.json() as any);
     expect(body.error).toBe('unauthenticated');
-    expectSpecResponse(SEND, 'post', 401, body);
+    expectSpecResponse(SEND, 'post', 401, body, res.headers);
   });
 
   it('answers 401 for an unknown key, a malformed header and a revoked key', async () => {
@@ -87,7 +87,7 @@ describe('method and type', () => {
       if (method === 'HEAD') continue;
       const body = (await res.json() as any);
       expect(body.error).toBe('method_not_allowed');
-      expectSpecResponse('/v1/commands/{commandId}', 'put', 405, body);
+      expectSpecResponse('/v1/commands/{commandId}', 'put', 405, body, res.headers);
     }
   });
 
@@ -97,7 +97,7 @@ describe('method and type', () => {
       expect(res.status, segment).toBe(404);
       const body = (await res.json() as any);
       expect(body.error).toBe('command_not_found');
-      expectSpecResponse('/v1/commands/{commandId}', 'get', 404, body);
+      expectSpecResponse('/v1/commands/{commandId}', 'get', 404, body, res.headers);
     }
   });
 
@@ -107,28 +107,32 @@ describe('method and type', () => {
       expect(res.status).toBe(404);
       expect(res.body.error).toBe('unknown_command');
       expect(res.body.command).toBe(decodeURIComponent(type));
-      expectSpecResponse('/v1/commands/{commandId}', 'post', 404, res.body);
+      expectSpecResponse('/v1/commands/{commandId}', 'post', 404, res.body, res.headers);
     }
   });
 
   it('accepts all seven command types', async () => {
     expect(commandTypes).toHaveLength(7);
-    const bodies: Record<string, unknown> = {
-      'message.send': toDirect(),
-      'reaction.tapback': { target: { kind: 'conversation', conversationId: acct.group }, payload: { messageExternalId: 'm1', tapback: 'love' } },
-      'reaction.apply': { target: { kind: 'conversation', conversationId: acct.direct }, payload: { tapback: 'like' } },
-      'name_photo.share': { target: { kind: 'conversation', conversationId: acct.direct }, payload: {} },
-      'group.create': { target: { kind: 'participants', participantExternalIds: ['+14155550123', 'dana@example.com'] }, payload: { text: 'hi all' } },
-      'group.update': { target: { kind: 'conversation', conversationId: acct.group }, payload: { action: 'rename', name: 'New' } },
-      'group.leave': { target: { kind: 'conversation', conversationId: acct.group }, payload: {} },
-    };
+    const bodies = validBodies();
     for (const type of commandTypes) {
       const res = await postCommand(server.url, acct.apiKey, type, bodies[type]);
       expect(res.status, `${type}: ${JSON.stringify(res.body)}`).toBe(202);
-      expectSpecResponse(`/v1/commands/${type}`, 'post', 202, res.body);
+      expectSpecResponse(`/v1/commands/${type}`, 'post', 202, res.body, res.headers);
     }
   });
 });
+
+function validBodies(a: { direct: string; group: string } = acct): Record<string, unknown> {
+  return {
+      'message.send': toDirect(),
+      'reaction.tapback': { target: { kind: 'conversation', conversationId: a.group }, payload: { messageExternalId: 'm1', tapback: 'love' } },
+      'reaction.apply': { target: { kind: 'conversation', conversationId: a.direct }, payload: { tapback: 'like' } },
+      'name_photo.share': { target: { kind: 'conversation', conversationId: a.direct }, payload: {} },
+      'group.create': { target: { kind: 'participants', participantExternalIds: ['+14155550123', 'dana@example.com'] }, payload: { text: 'hi all' } },
+      'group.update': { target: { kind: 'conversation', conversationId: a.group }, payload: { action: 'rename', name: 'New' } },
+      'group.leave': { target: { kind: 'conversation', conversationId: a.group }, payload: {} },
+  };
+}
 
 describe('content type', () => {
   it('answers 415 unsupported_media_type unless the body is sent as application/json', async () => {
@@ -138,7 +142,7 @@ describe('content type', () => {
       expect(res.status, String(contentType)).toBe(415);
       const body = (await res.json() as any);
       expect(body.error).toBe('unsupported_media_type');
-      expectSpecResponse(SEND, 'post', 415, body);
+      expectSpecResponse(SEND, 'post', 415, body, res.headers);
     }
     const charset = await postCommand(server.url, acct.apiKey, 'message.send', toDirect(), { 'content-type': 'application/json; charset=utf-8' });
     expect(charset.status).toBe(202);
@@ -151,7 +155,7 @@ describe('envelope checks, in the seed order', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(400);
     expect(res.body.error).toBe(code);
     expect(typeof res.body.message).toBe('string');
-    expectSpecResponse(`/v1/commands/${type}`, 'post', 400, res.body);
+    expectSpecResponse(`/v1/commands/${type}`, 'post', 400, res.body, res.headers);
   };
 
   it('1. rejects a body over 65,536 bytes with body_too_large; 65,536 bytes is accepted', async () => {
@@ -266,15 +270,33 @@ describe('envelope checks, in the seed order', () => {
       const res = await send({ target: { kind: 'recipient', recipientExternalId: address }, payload: { text: 'x' } });
       expect(res.status).toBe(422);
       expect(res.body).toMatchObject({ error: 'invalid_recipient_address', field: '/target/recipientExternalId', reason });
-      expectSpecResponse(SEND, 'post', 422, res.body);
+      expectSpecResponse(SEND, 'post', 422, res.body, res.headers);
     }
+  });
+
+  it('refuses an address over the spec\'s maxLength of 254 with 422, even when trimming would shorten it', async () => {
+    const padded = ' '.repeat(250) + '+14155550123';
+    const long = `${'a'.repeat(250)}@example.com`;
+    for (const address of [padded, long]) {
+      expect(address.length).toBeGreaterThan(254);
+      const res = await send({ target: { kind: 'recipient', recipientExternalId: address }, payload: { text: 'x' } });
+      expect(res.status).toBe(422);
+      expectSpecResponse(SEND, 'post', 422, res.body, res.headers);
+      const group = await postCommand(server.url, acct.apiKey, 'group.create', { target: { kind: 'participants', participantExternalIds: [address] }, payload: { text: 'x' } });
+      expect(group.status).toBe(422);
+      expect(group.body).toMatchObject({ error: 'invalid_participant_address', field: '/target/participantExternalIds/0' });
+    }
+    expect(schemaAccepts({ $ref: 'openapi#/components/schemas/RecipientTarget' }, { kind: 'recipient', recipientExternalId: padded })).toBe(false);
+    expect(schemaAccepts({ $ref: 'openapi#/components/schemas/ParticipantsTarget' }, { kind: 'participants', participantExternalIds: [padded] })).toBe(false);
+    // At the bound, padding is trimmed as before.
+    expect((await send({ target: { kind: 'recipient', recipientExternalId: ` ${'+14155550123'.padEnd(12)} ` }, payload: { text: 'x' } })).status).toBe(202);
   });
 
   it('answers 422 for an invalid participant address', async () => {
     const res = await postCommand(server.url, acct.apiKey, 'group.create', { target: { kind: 'participants', participantExternalIds: ['+14155550123', 'nobody'] }, payload: { text: 'x' } });
     expect(res.status).toBe(422);
     expect(res.body).toMatchObject({ error: 'invalid_participant_address', field: '/target/participantExternalIds/1' });
-    expectSpecResponse('/v1/commands/group.create', 'post', 422, res.body);
+    expectSpecResponse('/v1/commands/group.create', 'post', 422, res.body, res.headers);
   });
 
   it('normalises phone numbers to E.164 before storing them', async () => {
@@ -290,7 +312,7 @@ describe('envelope checks, in the seed order', () => {
     const foreign = await send({ target: { kind: 'conversation', conversationId: other.direct }, payload: { text: 'x' } });
     for (const res of [unknown, foreign]) {
       expect(res.status).toBe(404);
-      expectSpecResponse(SEND, 'post', 404, res.body);
+      expectSpecResponse(SEND, 'post', 404, res.body, res.headers);
     }
     const { requestId: _a, ...a } = unknown.body;
     const { requestId: _b, ...b } = foreign.body;
@@ -324,7 +346,7 @@ describe('routing paths and Idempotency-Key', () => {
     const second = await send(toDirect({ text: 'a different body' }), { 'idempotency-key': key });
     expect(second.status).toBe(202);
     expect(second.body).toEqual({ commandId: first.body.commandId, status: 'queued', disposition: 'adopted' });
-    expectSpecResponse(SEND, 'post', 202, second.body);
+    expectSpecResponse(SEND, 'post', 202, second.body, second.headers);
 
     const [dispatched] = (await acct.host.dispatch()).filter((c) => c.commandId === first.body.commandId);
     expect(dispatched).toBeDefined();
@@ -411,6 +433,32 @@ describe('routing paths and Idempotency-Key', () => {
     expect(admin.status).toBe(202);
   });
 
+  it('each operation\'s Idempotency-Key schema in the spec says what the server does with a bad key', async () => {
+    // An account of its own: the commands queued here stay out of the other tests' dispatches.
+    const own = await readyAccount(server);
+    const bodies = validBodies(own);
+    const recipientSend = { target: { kind: 'recipient', recipientExternalId: '+14155550123' }, payload: { text: 'x' } };
+    const agentTurn = new Set(['reaction.tapback', 'reaction.apply', 'name_photo.share']);
+    for (const key of ['has space', 'x'.repeat(256)]) {
+      for (const type of commandTypes) {
+        const declared = openapiParameter(`/v1/commands/${type}`, 'post', 'Idempotency-Key');
+        const res = await postCommand(server.url, own.apiKey, type, bodies[type], { 'idempotency-key': key });
+        if (agentTurn.has(type)) {
+          // The schema refuses it, and so does the server: a validating gateway agrees with it.
+          expect(schemaAccepts(declared.schema, key), type).toBe(false);
+          expect(res.status, type).toBe(400);
+          expect(res.body.error).toBe('invalid_idempotency_key');
+        } else {
+          // Admin (and message.send, whose path depends on the body): the schema allows any key.
+          expect(schemaAccepts(declared.schema, key), type).toBe(true);
+          expect(res.status, type).toBe(type === 'message.send' ? 400 : 202);
+        }
+      }
+      // message.send: checked on a conversation target (above), ignored on a recipient target.
+      expect((await postCommand(server.url, own.apiKey, 'message.send', recipientSend, { 'idempotency-key': key })).status).toBe(202);
+    }
+  });
+
   it('without a key, logicalActionId is the commandId', async () => {
     const res = await send(toDirect());
     const stored = await server.services.store.getCommand(acct.accountId, res.body.commandId);
@@ -423,7 +471,7 @@ describe('routing paths and Idempotency-Key', () => {
     expect(res.body.disposition).toBe('queued');
     const read = await fetch(`${server.url}/v1/commands/${res.body.commandId}`, { headers: headers(acct.apiKey) });
     const command = (await read.json() as any);
-    expectSpecResponse('/v1/commands/{commandId}', 'get', 200, command);
+    expectSpecResponse('/v1/commands/{commandId}', 'get', 200, command, read.headers);
     expect(command.payload).toEqual({ text: 'bare' });
     expect(command.routingPath).toBe('admin');
     const dispatched = (await acct.host.dispatch()).find((c) => c.commandId === res.body.commandId);
@@ -434,20 +482,23 @@ describe('routing paths and Idempotency-Key', () => {
 describe('acknowledgement and reading a command back', () => {
   it('a recipient send shows the conversation it created once the platform announces it', async () => {
     const res = await send({ target: { kind: 'recipient', recipientExternalId: 'first.contact@example.com' }, payload: { text: 'hi' } });
-    const read = async () => (await (await fetch(`${server.url}/v1/commands/${res.body.commandId}`, { headers: headers(acct.apiKey) })).json()) as any;
-    expect((await read()).conversationId).toBeNull();
+    const read = async () => {
+      const answer = await fetch(`${server.url}/v1/commands/${res.body.commandId}`, { headers: headers(acct.apiKey) });
+      return { body: (await answer.json()) as any, headers: answer.headers };
+    };
+    expect((await read()).body.conversationId).toBeNull();
     await acct.host.report([{ type: 'conversation.appeared', externalId: `new-${res.body.commandId}`, conversationKind: 'direct', name: null, participants: ['first.contact@example.com'], commandId: res.body.commandId }]);
     const created = await server.services.store.findConversationByExternalId(acct.accountId, `new-${res.body.commandId}`);
     const command = await read();
-    expect(command.conversationId).toBe(created!.id);
-    expectSpecResponse('/v1/commands/{commandId}', 'get', 200, command);
+    expect(command.body.conversationId).toBe(created!.id);
+    expectSpecResponse('/v1/commands/{commandId}', 'get', 200, command.body, command.headers);
   });
 
   it('the 202 body is exactly commandId, status and disposition; commandId is a UUIDv7', async () => {
     const res = await send(toDirect());
     expect(Object.keys(res.body).sort()).toEqual(['commandId', 'disposition', 'status']);
     expect(res.body.commandId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expectSpecResponse(SEND, 'post', 202, res.body);
+    expectSpecResponse(SEND, 'post', 202, res.body, res.headers);
   });
 
   it('GET /v1/commands/{commandId} is account-scoped', async () => {
@@ -457,7 +508,7 @@ describe('acknowledgement and reading a command back', () => {
     expect(foreign.status).toBe(404);
     const body = (await foreign.json() as any);
     expect(body.error).toBe('command_not_found');
-    expectSpecResponse('/v1/commands/{commandId}', 'get', 404, body);
+    expectSpecResponse('/v1/commands/{commandId}', 'get', 404, body, foreign.headers);
   });
 });
 
@@ -468,7 +519,7 @@ describe('503 and 500', () => {
     expect(res.status).toBe(503);
     expect(res.body.error).toBe('no_live_connector');
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
-    expectSpecResponse(SEND, 'post', 503, res.body);
+    expectSpecResponse(SEND, 'post', 503, res.body, res.headers);
   });
 
   it('answers 503 no_live_connector once the lease is released', async () => {
@@ -488,7 +539,7 @@ describe('503 and 500', () => {
     const paused = await postCommand(server.url, a.apiKey, 'message.send', body);
     expect(paused.status).toBe(503);
     expect(paused.body.error).toBe('outbound_paused');
-    expectSpecResponse(SEND, 'post', 503, paused.body);
+    expectSpecResponse(SEND, 'post', 503, paused.body, paused.headers);
     const adopted = await postCommand(server.url, a.apiKey, 'message.send', body, { 'idempotency-key': 'before-pause' });
     expect(adopted.body).toMatchObject({ commandId: keyed.body.commandId, disposition: 'adopted' });
     await server.services.store.setOutboundPaused(a.accountId, false);
@@ -549,7 +600,7 @@ describe('503 and 500', () => {
       blocker.exec('ROLLBACK');
       expect(failed.status).toBe(500);
       expect(failed.body.error).toBe('internal');
-      expectSpecResponse(SEND, 'post', 500, failed.body);
+      expectSpecResponse(SEND, 'post', 500, failed.body, failed.headers);
       expect(count()).toBe(before);
       // Nothing half-written: the same key is new work once the store recovers.
       const retried = await postCommand(faulty.url, a.apiKey, 'message.send', body, { 'idempotency-key': 'during-fault' });

@@ -98,3 +98,23 @@ describe('platform events are recorded once, whole', () => {
     expect((await events(a.apiKey)).slice(before).map((e) => e.type)).toEqual(['conversation.appeared']);
   });
 });
+
+describe('the bounds connector.yaml declares are enforced (the OWASP lint asks every array and integer for one)', () => {
+  const people = (n: number) => Array.from({ length: n }, (_, i) => `+1415555${String(i).padStart(4, '0')}`);
+
+  it('a conversation of 1,024 participants is recorded; 1,025 is 400 invalid_request', async () => {
+    const a = await readyAccount(server);
+    const report = (n: number) => a.host.call('platform-events', { epoch: a.host.epoch, events: [{ type: 'conversation.appeared', externalId: `big-${n}`, conversationKind: 'group', name: null, participants: people(n) }] });
+    expect((await report(1024)).status).toBe(200);
+    const over = await report(1025);
+    expect(over.status).toBe(400);
+    expect(over.body).toMatchObject({ error: 'invalid_request' });
+  });
+
+  it('an epoch above 2^31 - 1 (int32) is 400 invalid_request, not a lookup', async () => {
+    const a = await readyAccount(server);
+    const answer = await a.host.call('dispatch', { epoch: 2 ** 31, holding: [], waitMs: 0 });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ error: 'invalid_request' });
+  });
+});

@@ -147,21 +147,67 @@ const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats.default(ajv);
 ajv.addSchema(openapi, 'openapi');
 
+/** Whether `value` is valid against `schema` (which may `$ref` into `openapi#/...`). */
+export function schemaAccepts(schema: object, value: unknown): boolean {
+  return ajv.compile(schema)(value) as boolean;
+}
+
+/** The spec's parameter `name` of `method path` (references resolved). */
+export function openapiParameter(path: string, method: string, name: string): { name: string; schema: Record<string, any> } {
+  const item = openapi.paths[path];
+  const all = [...(item.parameters ?? []), ...(item[method.toLowerCase()].parameters ?? [])];
+  const found = all.map((p: any) => (p.$ref ? openapi.components.parameters[p.$ref.split('/').pop()] : p)).find((p: any) => p.name === name);
+  expect(found, `${method} ${path} has no parameter ${name}`).toBeDefined();
+  return found;
+}
+
 function pointer(...segments: string[]): string {
   return segments.map((s) => s.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
 }
 
-/** Asserts that `body` is what the spec documents for `method path` answering `status`. */
-export function expectSpecResponse(path: string, method: string, status: number, body: unknown): void {
+/** The spec's response object for `method path` answering `status`, and where it lives. */
+function specResponse(path: string, method: string, status: number): { response: any; location: string } {
   const operation = openapi.paths[path]?.[method.toLowerCase()];
   expect(operation, `${method} ${path} is not in the spec`).toBeDefined();
-  let response = operation.responses[String(status)];
+  const response = operation.responses[String(status)];
   expect(response, `${method} ${path} does not document ${status}`).toBeDefined();
-  let location = `#/${pointer('paths', path, method.toLowerCase(), 'responses', String(status))}`;
-  if (response.$ref) {
-    location = response.$ref;
-    response = openapi.components.responses[response.$ref.split('/').pop()];
+  if (response.$ref) return { location: response.$ref, response: openapi.components.responses[response.$ref.split('/').pop()] };
+  return { response, location: `#/${pointer('paths', path, method.toLowerCase(), 'responses', String(status))}` };
+}
+
+// The headers whose presence and value the spec promises; each one sent must be declared there.
+const CHECKED_HEADERS = { 'ratelimit-policy': 'RateLimit-Policy', ratelimit: 'RateLimit', 'retry-after': 'Retry-After', 'www-authenticate': 'WWW-Authenticate' } as const;
+
+/**
+ * Asserts that the headers of an answer are what the spec documents: its media type is listed in
+ * the response's content map (ranges such as `* / *` included), and each rate-limit or
+ * authentication header sent is declared for that status, with a value its schema allows.
+ */
+export function expectSpecHeaders(path: string, method: string, status: number, sent: Headers | Record<string, string | string[] | undefined>): void {
+  const get = (name: string) => (sent instanceof Headers ? sent.get(name) ?? undefined : (sent[name] as string | undefined));
+  const { response } = specResponse(path, method, status);
+  const where = `${method} ${path} ${status}`;
+  const type = get('content-type')?.split(';')[0]!.trim().toLowerCase();
+  if (type !== undefined) {
+    const listed = Object.keys(response.content ?? {});
+    const matches = listed.some((range) => range === type || range === '*/*' || (range.endsWith('/*') && type.startsWith(range.slice(0, -1))));
+    expect(matches, `${where}: media type ${type} is not among ${listed.join(', ') || 'none'}`).toBe(true);
   }
+  for (const [name, declaredName] of Object.entries(CHECKED_HEADERS)) {
+    const value = get(name);
+    if (value === undefined) continue;
+    let header = response.headers?.[declaredName];
+    expect(header, `${where}: sends ${declaredName}, which the spec does not declare`).toBeDefined();
+    if (header.$ref) header = openapi.components.headers[header.$ref.split('/').pop()];
+    const typed = header.schema?.type === 'integer' ? Number(value) : value;
+    expect(ajv.compile(header.schema)(typed), `${where}: ${declaredName}: ${value}`).toBe(true);
+  }
+}
+
+/** Asserts that `body` and the headers `sent` are what the spec documents for `method path` answering `status`. */
+export function expectSpecResponse(path: string, method: string, status: number, body: unknown, sent: Headers | Record<string, string | string[] | undefined>): void {
+  expectSpecHeaders(path, method, status, sent);
+  const { response, location } = specResponse(path, method, status);
   const schema = response.content?.['application/json']?.schema;
   expect(schema, `${method} ${path} ${status} has no JSON body in the spec`).toBeDefined();
   const validate = ajv.getSchema(`openapi${location}/content/application~1json/schema`) ?? ajv.compile({ $ref: `openapi${location}/content/application~1json/schema` });

@@ -45,7 +45,7 @@ describe('a malformed Content-Type is a client mistake, never 500 (item 6)', () 
     expectError(put, 404, 'not_found');
     const command = await rawExchange(server.url, req('POST', '/v1/commands/message.send', { ...auth(), 'content-type': type, 'content-length': String(direct().length) }, direct()));
     expectError(command, 415, 'unsupported_media_type');
-    expectSpecResponse('/v1/commands/message.send', 'post', 415, JSON.parse(command.body));
+    expectSpecResponse('/v1/commands/message.send', 'post', 415, JSON.parse(command.body), command.headers);
   });
 });
 
@@ -87,20 +87,20 @@ describe('the command read (item 8)', () => {
   it('answers GET of a malformed commandId with 404 command_not_found', async () => {
     const res = await rawExchange(server.url, req('GET', '/v1/commands/not-a-uuid', auth()));
     expectError(res, 404, 'command_not_found');
-    expectSpecResponse('/v1/commands/{commandId}', 'get', 404, JSON.parse(res.body));
+    expectSpecResponse('/v1/commands/{commandId}', 'get', 404, JSON.parse(res.body), res.headers);
   });
 });
 
 describe('an oversized body gets its 400 (item 9)', () => {
   // node:http's client, as a client would use it: sends 2 MB chunked at full speed.
-  function uploadChunked(bytes: number): Promise<{ status: number; body: any; connection: string | undefined }> {
+  function uploadChunked(bytes: number): Promise<{ status: number; body: any; connection: string | undefined; headers: Record<string, string> }> {
     return new Promise((resolve, reject) => {
       const { hostname, port } = new URL(server.url);
       const request = httpRequest({ host: hostname, port, method: 'POST', path: '/v1/commands/message.send', headers: { ...auth(), 'content-type': 'application/json' } }, (response) => {
         let text = '';
         response.setEncoding('utf8');
         response.on('data', (c: string) => (text += c));
-        response.on('end', () => resolve({ status: response.statusCode!, body: JSON.parse(text), connection: response.headers.connection }));
+        response.on('end', () => resolve({ status: response.statusCode!, body: JSON.parse(text), connection: response.headers.connection, headers: response.headers as Record<string, string> }));
       });
       request.on('error', reject);
       const chunk = Buffer.alloc(64 * 1024, 0x20);
@@ -122,7 +122,7 @@ describe('an oversized body gets its 400 (item 9)', () => {
       expect(res.status).toBe(400);
       expect(res.body.error).toBe('body_too_large');
       expect(res.connection).toBe('close');
-      expectSpecResponse('/v1/commands/message.send', 'post', 400, res.body);
+      expectSpecResponse('/v1/commands/message.send', 'post', 400, res.body, res.headers);
     }
   });
 
@@ -153,7 +153,7 @@ describe('methods and request targets on the command path (item 10)', () => {
     const body = direct();
     const res = await rawExchange(server.url, req('POST', `${server.url}/v1/commands/message.send`, { ...auth(), 'content-type': 'application/json', 'content-length': String(body.length) }, body));
     expect(res?.status, res?.body).toBe(202);
-    expectSpecResponse('/v1/commands/message.send', 'post', 202, JSON.parse(res!.body));
+    expectSpecResponse('/v1/commands/message.send', 'post', 202, JSON.parse(res!.body), res!.headers);
   });
 });
 
@@ -192,7 +192,7 @@ describe('bodies (item 12)', () => {
     const [before, after] = direct().split('hi');
     const res = await sendBytes(Buffer.concat([Buffer.from(before!), Buffer.from(bad), Buffer.from(after!)]));
     expectError(res, 400, 'body_not_object');
-    expectSpecResponse('/v1/commands/message.send', 'post', 400, JSON.parse(res.body));
+    expectSpecResponse('/v1/commands/message.send', 'post', 400, JSON.parse(res.body), res.headers);
   });
 
   it('answers a Content-Encoding with 415 and Accept-Encoding: identity', async () => {
@@ -234,9 +234,11 @@ describe('authentication and cursors (item 13)', () => {
     }
   });
 
-  it('answers a cursor past 2^53 with 200 and an empty page', async () => {
+  it('answers a cursor past 2^53 (past every event, so not in the log) with 410 cursor_expired, not a 400 or a 500', async () => {
     const res = await rawExchange(server.url, req('GET', '/v1/events?after=9223372036854775807', { ...auth(), accept: 'application/json' }));
-    expect(res?.status).toBe(200);
-    expect(JSON.parse(res!.body)).toEqual({ events: [], nextAfter: '9223372036854775807' });
+    expect(res?.status).toBe(410);
+    const body = JSON.parse(res!.body);
+    expect(body).toMatchObject({ error: 'cursor_expired' });
+    expectSpecResponse('/v1/events', 'get', 410, body, res!.headers);
   });
 });

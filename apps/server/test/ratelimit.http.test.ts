@@ -29,7 +29,7 @@ describe('rate limit: at most 60 requests in any 60 seconds, per credential', ()
     expect(limited.body).toMatchObject({ error: 'rate_limited', retryAfterSeconds: 54 });
     expect(limited.headers.get('retry-after')).toBe('54');
     expect(limited.headers.get('ratelimit')).toBe('"default";r=0;t=54');
-    expectSpecResponse('/v1/commands/message.send', 'post', 429, limited.body);
+    expectSpecResponse('/v1/commands/message.send', 'post', 429, limited.body, limited.headers);
   });
 
   it('answers 429 before looking at the content type or the body', async () => {
@@ -68,5 +68,25 @@ describe('rate limit: at most 60 requests in any 60 seconds, per credential', ()
     const res = await postCommand(server.url, secret, 'message.send', body());
     expect(res.status).toBe(202);
     expect(res.headers.get('ratelimit')).toBe('"default";r=59;t=60');
+  });
+
+  it('sends RateLimit headers on every answer past the limit check, each one declared by the spec for its status', async () => {
+    const { secret } = await issueCredential(server.services.store, acct.accountId, 'account', 'fifth', clock.now());
+    const lonely = await server.account();
+    const cases: Array<[string, () => Promise<{ status: number; body: any; headers: Headers }>]> = [
+      ['202', () => postCommand(server.url, secret, 'message.send', body())],
+      ['400', () => postCommand(server.url, secret, 'message.send', {})],
+      ['404', () => postCommand(server.url, secret, 'message.send', { target: { kind: 'conversation', conversationId: '01900000-0000-7000-8000-000000000000' }, payload: { text: 'x' } })],
+      ['415', () => postCommand(server.url, secret, 'message.send', body(), { 'content-type': 'text/plain' })],
+      ['422', () => postCommand(server.url, secret, 'message.send', { target: { kind: 'recipient', recipientExternalId: 'nobody' }, payload: { text: 'x' } })],
+      ['503', () => postCommand(server.url, lonely.apiKey, 'message.send', { target: { kind: 'recipient', recipientExternalId: '+14155550123' }, payload: { text: 'x' } })],
+    ];
+    for (const [status, call] of cases) {
+      const res = await call();
+      expect(res.status, status).toBe(Number(status));
+      expect(res.headers.get('ratelimit-policy'), status).toBe('"default";q=60;w=60');
+      expect(res.headers.get('ratelimit'), status).toMatch(/^"default";r=\d+;t=\d+$/);
+      expectSpecResponse('/v1/commands/message.send', 'post', res.status, res.body, res.headers);
+    }
   });
 });

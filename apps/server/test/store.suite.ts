@@ -569,6 +569,20 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         const next = await store.appendEvents(a.id, [{ type: 't', time: T0 + 20, data: 5 }]);
         expect(next[0]!.id).toBeGreaterThan(kept[0]!.id);
       });
+
+      it('newestEventId is the largest id the account ever had, retained or purged, and 0 for none', async () => {
+        const a = await account();
+        const b = await account();
+        expect(await store.newestEventId(a.id)).toBe(0);
+        const [first] = await store.appendEvents(a.id, [{ type: 't', time: T0, data: 1 }]);
+        const [other] = await store.appendEvents(b.id, [{ type: 't', time: T0 + 10, data: 2 }]);
+        // Ids are shared by every account: another account's newer id is not this one's.
+        expect(await store.newestEventId(a.id)).toBe(first!.id);
+        expect(await store.newestEventId(b.id)).toBe(other!.id);
+        await store.purgeEvents(T0 + 1);
+        expect(await store.readEvents(a.id, 0, 10)).toEqual([]);
+        expect(await store.newestEventId(a.id)).toBe(first!.id);
+      });
     });
 
     describe('leases', () => {

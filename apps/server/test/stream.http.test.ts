@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { eventSchemas } from '@switchboard/contracts';
 import { get as httpGet, type ClientRequest, type IncomingMessage } from 'node:http';
 import { newId } from '../src/clock.ts';
-import { expectSpecResponse, headers, ManualClock, postCommand, readyAccount, startTestServer, type TestServer } from './helpers.ts';
+import { expectSpecHeaders, expectSpecResponse, openapiParameter, headers, ManualClock, postCommand, readyAccount, startTestServer, type TestServer } from './helpers.ts';
 
 type Ready = Awaited<ReturnType<typeof readyAccount>>;
 type Envelope = { id: string; type: string; time: string; account: string; data: any };
@@ -22,7 +22,7 @@ afterAll(() => server.stopAndClean());
 // aborted, and the server's close then waits for that idle socket.
 
 type SseMessage =
-  | { kind: 'comment'; text: string; raw: string }
+  | { kind: 'comment'; text: string; raw: string; retry?: string }
   | { kind: 'event'; id: string | undefined; event: string | undefined; data: string; raw: string };
 
 class SseReader {
@@ -64,6 +64,7 @@ class SseReader {
           try {
             expect(response.statusCode).toBe(200);
             expect(response.headers['content-type']).toMatch(/^text\/event-stream/);
+            expectSpecHeaders('/v1/events', 'get', 200, response.headers as Record<string, string>);
             resolve(new SseReader(request, response));
           } catch (error) {
             request.destroy();
@@ -126,7 +127,13 @@ class SseReader {
 
 function parseBlock(block: string): SseMessage {
   const lines = block.split('\n');
-  if (lines.every((line) => line.startsWith(':'))) return { kind: 'comment', text: lines.map((l) => l.slice(1).trimStart()).join('\n'), raw: block };
+  // A block of comments (and a `retry:` field, which dispatches no event) is a comment.
+  const comments = lines.filter((line) => line.startsWith(':'));
+  const retry = lines.filter((line) => line.startsWith('retry:'));
+  if (comments.length + retry.length === lines.length) {
+    const text = comments.map((l) => l.slice(1).trimStart()).join('\n');
+    return retry.length ? { kind: 'comment', text, raw: block, retry: retry.at(-1)!.slice('retry:'.length).trim() } : { kind: 'comment', text, raw: block };
+  }
   const fields: Record<string, string[]> = {};
   for (const line of lines) {
     if (line.startsWith(':')) continue;
@@ -141,9 +148,9 @@ function parseBlock(block: string): SseMessage {
 
 // ---------------------------------------------------------------------------------------------
 
-async function page(key: string, query = '', url = server.url): Promise<{ status: number; body: any }> {
+async function page(key: string, query = '', url = server.url): Promise<{ status: number; body: any; headers: Headers }> {
   const res = await fetch(`${url}/v1/events${query}`, { headers: { authorization: `Bearer ${key}`, accept: 'application/json' } });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: await res.json(), headers: res.headers };
 }
 
 /** Every event of the account after `after`, through the JSON form, checked against both specs. */
@@ -152,7 +159,7 @@ async function allEvents(key: string, after = '0', url = server.url): Promise<En
   for (;;) {
     const res = await page(key, `?after=${after}&limit=1000`, url);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expectSpecResponse('/v1/events', 'get', 200, res.body);
+    expectSpecResponse('/v1/events', 'get', 200, res.body, res.headers);
     for (const envelope of res.body.events) eventSchemas.zStreamEvent.parse(envelope);
     out.push(...res.body.events);
     if (res.body.events.length === 0) return out;
@@ -337,6 +344,8 @@ describe('platform events on the stream, in the AsyncAPI shapes', () => {
     expect(download.status).toBe(200);
     expect(download.headers.get('content-type')).toBe(ref.mimeType);
     expect(download.headers.get('content-disposition')).toContain('voice note.m4a');
+    // The file's own media type is one the spec lists for the download (a validating gateway passes it).
+    expectSpecHeaders('/v1/attachments/{attachmentId}', 'get', 200, download.headers);
     const body = new Uint8Array(await download.arrayBuffer());
     expect(body.length).toBe(ref.byteSize);
     expect(Buffer.from(body).equals(Buffer.from(bytes))).toBe(true);
@@ -346,14 +355,18 @@ describe('platform events on the stream, in the AsyncAPI shapes', () => {
       expect(res.status).toBe(404);
       const error = (await res.json()) as { error: string };
       expect(error.error).toBe('attachment_not_found');
-      expectSpecResponse('/v1/attachments/{attachmentId}', 'get', 404, error);
+      expectSpecResponse('/v1/attachments/{attachmentId}', 'get', 404, error, res.headers);
     }
     // The same id in another account is that account's own attachment.
     expect((await put(other, 'att-voice', new Uint8Array([1, 2, 3]), 'text/plain')).status).toBe(201);
     const mine = await fetch(`${server.url}/v1/attachments/att-voice`, { headers: { authorization: `Bearer ${a.apiKey}` } });
     expect((await mine.arrayBuffer()).byteLength).toBe(bytes.length);
+    const theirs = await fetch(`${server.url}/v1/attachments/att-voice`, { headers: { authorization: `Bearer ${other.apiKey}` } });
+    expect(theirs.headers.get('content-type')).toMatch(/^text\/plain/);
+    expectSpecHeaders('/v1/attachments/{attachmentId}', 'get', 200, theirs.headers);
     const unauthenticated = await fetch(`${server.url}/v1/attachments/att-voice`);
     expect(unauthenticated.status).toBe(401);
+    expectSpecResponse('/v1/attachments/{attachmentId}', 'get', 401, await unauthenticated.json(), unauthenticated.headers);
   });
 });
 
@@ -423,7 +436,8 @@ describe('Server-Sent Events', () => {
 
   it.each([
     ['the configured heartbeatMs', 50],
-    ['by default every 15 seconds', 15_000],
+    // A third under the 15 s idle timeout of common proxies.
+    ['by default every 10 seconds', 10_000],
   ])('sends a heartbeat comment at least every heartbeatMs, carrying no event: %s', async (_, heartbeatMs) => {
     const s = heartbeatMs === server.services.config.heartbeatMs ? server : await startTestServer({ rateLimit: 0, heartbeatMs });
     try {
@@ -434,7 +448,7 @@ describe('Server-Sent Events', () => {
       vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
       const sse = await SseReader.open(s.url, a.apiKey, { lastEventId: start });
       try {
-        expect(await sse.message()).toEqual({ kind: 'comment', text: 'connected', raw: ': connected' });
+        expect(await sse.message()).toEqual({ kind: 'comment', text: 'connected', raw: ': connected\nretry: 3000', retry: '3000' });
         for (let round = 0; round < 3; round++) {
           vi.advanceTimersByTime(heartbeatMs);
           // Whatever the stream wrote by now comes before an event appended now.
@@ -471,17 +485,62 @@ describe('Server-Sent Events', () => {
     }
   });
 
-  it('rejects a malformed Last-Event-ID with 400 invalid_query', async () => {
+  it('tells the client to reconnect 3 seconds after the stream drops (retry: 3000, in the first block)', async () => {
     const a = await server.account();
-    for (const id of ['abc', '-1', '1.5', '12345678901234567890']) {
-      const res = await fetch(`${server.url}/v1/events`, { headers: { authorization: `Bearer ${a.apiKey}`, accept: 'text/event-stream', 'last-event-id': id } });
+    const sse = await SseReader.open(server.url, a.apiKey);
+    try {
+      expect(await sse.message()).toMatchObject({ kind: 'comment', text: 'connected', retry: '3000' });
+    } finally {
+      sse.close();
+    }
+  });
+
+  it('rejects a malformed Last-Event-ID with 400 invalid_query, in either form, as the spec pattern does', async () => {
+    const a = await server.account();
+    const pattern = new RegExp(openapiParameter('/v1/events', 'get', 'Last-Event-ID').schema.pattern);
+    for (const accept of ['text/event-stream', 'application/json']) for (const id of ['abc', '-1', '1.5', '12345678901234567890']) {
+      expect(pattern.test(id), id).toBe(false);
+      const res = await fetch(`${server.url}/v1/events`, { headers: { authorization: `Bearer ${a.apiKey}`, accept, 'last-event-id': id } });
       expect(res.status, id).toBe(400);
       const body = (await res.json()) as { error: string };
       expect(body.error).toBe('invalid_query');
-      expectSpecResponse('/v1/events', 'get', 400, body);
+      expectSpecResponse('/v1/events', 'get', 400, body, res.headers);
     }
     const unauthenticated = await fetch(`${server.url}/v1/events`, { headers: { accept: 'text/event-stream' } });
     expect(unauthenticated.status).toBe(401);
+  });
+});
+
+describe('a cursor past the newest event (kept across a database restore or reset)', () => {
+  it('SSE starts with event: reset and replays the retained log; JSON answers 410 cursor_expired; never silence', async () => {
+    const a = await readyAccount(server);
+    const events = await allEvents(a.apiKey);
+    const newest = events.at(-1)!.id;
+    // The newest id itself is a good cursor: nothing new, and no reset.
+    expect(await page(a.apiKey, `?after=${newest}`)).toMatchObject({ status: 200, body: { events: [], nextAfter: newest } });
+    for (const from of [{ lastEventId: '999999999999' }, { after: String(BigInt(newest) + 1n) }, { lastEventId: '9999999999999999999' }]) {
+      const sse = await SseReader.open(server.url, a.apiKey, from);
+      try {
+        const reset = await sse.event();
+        expect(reset.event).toBe('reset');
+        const data = eventSchemas.zStreamReset.parse(JSON.parse(reset.data));
+        expect(data).toEqual({ reason: 'cursor_expired', requestedAfter: from.lastEventId ?? from.after, oldestId: events[0]!.id });
+        expect(await sse.envelopes(events.length)).toEqual(events);
+      } finally {
+        sse.close();
+      }
+    }
+    const ahead = await page(a.apiKey, '?after=999999999999');
+    expect(ahead.status).toBe(410);
+    expect(ahead.body).toMatchObject({ error: 'cursor_expired', oldestId: events[0]!.id });
+    expectSpecResponse('/v1/events', 'get', 410, ahead.body, ahead.headers);
+  });
+
+  it('another account\'s newer id is past this account\'s log too', async () => {
+    const a = await readyAccount(server);
+    const b = await readyAccount(server);
+    const theirs = (await allEvents(b.apiKey)).at(-1)!.id;
+    expect((await page(a.apiKey, `?after=${theirs}`)).status).toBe(410);
   });
 });
 
@@ -520,7 +579,7 @@ describe('retention: a cursor older than the retained log', () => {
       const expired = await page(a.apiKey, `?after=${a1!.id}`, s.url);
       expect(expired.status).toBe(410);
       expect(expired.body).toMatchObject({ error: 'cursor_expired', oldestId: kept1!.id });
-      expectSpecResponse('/v1/events', 'get', 410, expired.body);
+      expectSpecResponse('/v1/events', 'get', 410, expired.body, expired.headers);
       // As documented: resume with after = oldestId - 1.
       const recovered = await page(a.apiKey, `?after=${BigInt(expired.body.oldestId) - 1n}`, s.url);
       expect(recovered.body.events).toEqual([kept1, kept2]);
@@ -564,7 +623,7 @@ describe('JSON pages', () => {
     for (;;) {
       const res = await page(a.apiKey, `?after=${after}&limit=3`);
       expect(res.status).toBe(200);
-      expectSpecResponse('/v1/events', 'get', 200, res.body);
+      expectSpecResponse('/v1/events', 'get', 200, res.body, res.headers);
       expect(res.body.events.length).toBeLessThanOrEqual(3);
       if (res.body.events.length === 0) {
         expect(res.body.nextAfter).toBe(after);
@@ -590,20 +649,20 @@ describe('JSON pages', () => {
       const res = await page(a.apiKey, `?${query}`);
       expect(res.status, query).toBe(400);
       expect(res.body.error).toBe('invalid_query');
-      expectSpecResponse('/v1/events', 'get', 400, res.body);
+      expectSpecResponse('/v1/events', 'get', 400, res.body, res.headers);
     }
-    for (const query of ['limit=1', 'limit=1000', 'after=0', 'after=9007199254740991']) {
+    for (const query of ['limit=1', 'limit=1000', 'after=0']) {
       expect((await page(a.apiKey, `?${query}`)).status, query).toBe(200);
     }
-    // Past 2^53 is still a cursor the pattern allows: past every event, so an empty page.
-    for (const after of ['9007199254740993', '9223372036854775807', '9999999999999999999']) {
+    // Past 2^53 is still a cursor the pattern allows (not a 400), but past every event: not in the log.
+    for (const after of ['9007199254740991', '9007199254740993', '9223372036854775807', '9999999999999999999']) {
       const res = await page(a.apiKey, `?after=${after}`);
-      expect(res.status, after).toBe(200);
-      expect(res.body).toEqual({ events: [], nextAfter: after });
+      expect(res.status, after).toBe(410);
+      expect(res.body).toMatchObject({ error: 'cursor_expired' });
     }
     const unauthenticated = await fetch(`${server.url}/v1/events`);
     expect(unauthenticated.status).toBe(401);
-    expectSpecResponse('/v1/events', 'get', 401, await unauthenticated.json());
+    expectSpecResponse('/v1/events', 'get', 401, await unauthenticated.json(), unauthenticated.headers);
     const connectorKey = await page(a.connectorKey);
     expect(connectorKey.status).toBe(401);
   });

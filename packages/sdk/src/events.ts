@@ -12,7 +12,7 @@ export interface EventsOptions {
   signal?: AbortSignal;
   /**
    * Reconnect when nothing, not even a heartbeat, arrived for this long. The service sends a
-   * heartbeat at least every 15 s; the default of 45 s tolerates two lost ones.
+   * heartbeat every 10 s; the default of 45 s tolerates three lost ones.
    */
   idleTimeoutMs?: number;
 }

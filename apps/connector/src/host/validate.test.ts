@@ -12,6 +12,8 @@ describe('message.send to a conversation', () => {
     ['rich_text with subject, effect and reply', { kind: 'rich_text', text: 'hi', subject: 'Re', effect: 'confetti', replyToMessageExternalId: 'M1' }],
     ['rich_text without the optional fields', { kind: 'rich_text', text: 'hi' }],
     ['rich_link', { kind: 'rich_link', url: 'https://example.com/a' }],
+    ['fields at their maxLength', { kind: 'rich_text', text: 'hi', replyToMessageExternalId: 'm'.repeat(256) }],
+    ['a url of 2,048 characters', { kind: 'rich_link', url: `https://example.com/${'a'.repeat(2048 - 20)}` }],
     ['poll with 2 options', { kind: 'poll', question: 'Lunch?', options: ['yes', 'no'] }],
     ['attachment (settled later as transfer_unavailable)', { kind: 'attachment', transferId: 't1' }],
     ['sticker (settled later as transfer_unavailable)', { kind: 'sticker', transferId: 't1' }],
@@ -32,6 +34,10 @@ describe('message.send to a conversation', () => {
     ['a poll with 13 options', { kind: 'poll', question: 'q', options: Array.from({ length: 13 }, (_, i) => `o${i}`) }],
     ['an unknown kind', { kind: 'video', url: 'https://example.com' }],
     ['an attachment without transferId', { kind: 'attachment' }],
+    // The spec's maxLength on stored payload strings: checked here, not by the endpoint.
+    ['a replyToMessageExternalId over 256 characters', { kind: 'rich_text', text: 'hi', replyToMessageExternalId: 'm'.repeat(257) }],
+    ['a url over 2,048 characters', { kind: 'rich_link', url: `https://example.com/${'a'.repeat(2030)}` }],
+    ['a transferId over 256 characters', { kind: 'attachment', transferId: 't'.repeat(257) }],
   ])('%s is payload_invalid', (_name, payload) => {
     expect(validate(dispatched('message.send', payload))).toMatchObject(invalid);
   });
@@ -84,6 +90,9 @@ describe('the other command types', () => {
     ['group.update', { action: 'promote', participantExternalId: '+14155550103' }],
     ['group.update', { name: 'Team' }],
     ['group.leave', { reason: 'bye' }],
+    ['reaction.tapback', { messageExternalId: 'm'.repeat(257), tapback: 'love' }],
+    ['group.update', { action: 'add_participant', participantExternalId: `${'a'.repeat(250)}@x.io` }],
+    ['group.update', { action: 'set_photo', transferId: 't'.repeat(257) }],
   ] as const)('%s %j is payload_invalid', (type, payload) => {
     expect(validate(dispatched(type, payload, groupTarget()))).toMatchObject(invalid);
   });

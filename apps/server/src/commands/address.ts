@@ -5,6 +5,8 @@ export type AddressResult = { ok: true; address: string } | { ok: false; reason:
 
 // The WHATWG HTML definition of a valid email address: what browsers accept in <input type=email>.
 const EMAIL = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
+/** The longest email address (RFC 5321); no phone number comes close. */
+export const MAX_ADDRESS_LENGTH = 254;
 const PHONE_CHARS = /^[+\d\s().-]+$/;
 
 /**
@@ -13,6 +15,8 @@ const PHONE_CHARS = /^[+\d\s().-]+$/;
  */
 export function normaliseAddress(value: unknown): AddressResult {
   if (typeof value !== 'string') return { ok: false, reason: 'not_a_string' };
+  // The spec's maxLength, before trimming: padding cannot carry a longer string into the store.
+  if (value.length > MAX_ADDRESS_LENGTH) return { ok: false, reason: 'not_a_phone_number_or_email' };
   const trimmed = value.trim();
   if (trimmed.includes('@')) {
     if (trimmed.length > 254 || !EMAIL.test(trimmed)) return { ok: false, reason: 'invalid_email' };

@@ -5,7 +5,8 @@ import type { Services } from '../services.ts';
 import { newId } from '../clock.ts';
 import { intake } from '../commands/intake.ts';
 import { MAX_BODY_BYTES } from '../commands/envelope.ts';
-import { credentialFor } from './auth.ts';
+import { checkCredential } from './auth.ts';
+import { rateLimitHeaders, retryAfterSeconds } from '../ratelimit/headers.ts';
 import { endDraining, readBody } from './body.ts';
 import { pathOf } from './protocol.ts';
 
@@ -65,11 +66,18 @@ export function commandEndpoint(services: Services): (req: IncomingMessage, res:
     };
 
     try {
-      const { token, credential } = await credentialFor(services, req.headers.authorization, 'account');
-      if (!credential) {
+      const check = await checkCredential(services, req.headers.authorization, 'account', req.socket.remoteAddress);
+      if (!check.ok) {
+        if (check.status === 429) {
+          res.setHeader('retry-after', String(check.retryAfter));
+          res.setHeader('ratelimit-policy', check.headers[0]);
+          res.setHeader('ratelimit', check.headers[1]);
+          return fail(429, 'rate_limited', 'too many failed authentications from this address', { retryAfterSeconds: check.retryAfter });
+        }
         res.setHeader('www-authenticate', 'Bearer');
-        return fail(401, 'unauthenticated', token ? 'the credential is not known' : 'send Authorization: Bearer <API_KEY>');
+        return fail(401, 'unauthenticated', check.message);
       }
+      const { credential } = check;
       logged.accountId = credential.accountId;
       if (method !== 'POST') {
         res.setHeader('allow', 'POST');
@@ -86,10 +94,11 @@ export function commandEndpoint(services: Services): (req: IncomingMessage, res:
 
       if (limiter) {
         const decision = limiter.take(credential.id, clock.now());
-        res.setHeader('ratelimit-policy', `"default";q=${decision.limit};w=${Math.ceil(limiter.windowMs / 1000)}`);
-        res.setHeader('ratelimit', `"default";r=${decision.remaining};t=${Math.ceil(decision.resetMs / 1000)}`);
+        const [policy, remaining] = rateLimitHeaders('default', limiter, decision);
+        res.setHeader('ratelimit-policy', policy);
+        res.setHeader('ratelimit', remaining);
         if (!decision.allowed) {
-          const retryAfter = Math.max(1, Math.ceil(decision.resetMs / 1000));
+          const retryAfter = retryAfterSeconds(decision.resetMs);
           res.setHeader('retry-after', String(retryAfter));
           return fail(429, 'rate_limited', `more than ${decision.limit} requests in ${limiter.windowMs / 1000} seconds on this credential`, {
             retryAfterSeconds: retryAfter,

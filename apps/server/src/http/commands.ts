@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../services.ts';
 import { sendError } from './errors.ts';
-import { authenticate } from './auth.ts';
+import { authenticateRead } from './auth.ts';
 import { sendCommand } from './read.ts';
 import { isUuid } from '../clock.ts';
 
@@ -16,7 +16,7 @@ export function registerCommandRoutes(app: FastifyInstance, services: Services):
     url: '/v1/commands/*',
     exposeHeadRoute: false,
     handler: async (request: FastifyRequest<{ Params: { '*': string } }>, reply) => {
-      const account = await authenticate(services, request, reply, 'account');
+      const account = await authenticateRead(services, request, reply);
       if (!account) return reply;
       const id = request.params['*'];
       if (!isUuid(id)) return sendError(reply, 404, 'command_not_found', 'no such command');

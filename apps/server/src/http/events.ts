@@ -1,12 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../services.ts';
 import { toEnvelope } from '../stream/append.ts';
-import { authenticate } from './auth.ts';
+import { authenticateRead } from './auth.ts';
 import { sendError } from './errors.ts';
 import { queryInt } from './read.ts';
 
 const CURSOR = /^\d{1,19}$/;
 const BATCH = 500;
+/** Sent once per stream: how soon an EventSource reconnects after the stream drops. */
+export const RECONNECT_MS = 3_000;
 
 function wantsSse(request: FastifyRequest): boolean {
   return (request.headers.accept ?? '').includes('text/event-stream');
@@ -24,33 +26,43 @@ export function registerEventRoutes(app: FastifyInstance, services: Services): v
   });
 
   app.get('/v1/events', async (request: FastifyRequest<{ Querystring: Record<string, string> }>, reply) => {
-    const accountId = await authenticate(services, request, reply, 'account');
+    const accountId = await authenticateRead(services, request, reply);
     if (!accountId) return reply;
     const sse = wantsSse(request);
-    const lastEventId = request.headers['last-event-id'];
-    const raw = sse && typeof lastEventId === 'string' && lastEventId !== '' ? lastEventId : (request.query.after ?? '0');
-    if (!CURSOR.test(raw)) {
+    const header = request.headers['last-event-id'];
+    const lastEventId = typeof header === 'string' && header !== '' ? header : undefined;
+    const raw = sse && lastEventId !== undefined ? lastEventId : (request.query.after ?? '0');
+    if (!CURSOR.test(raw) || (lastEventId !== undefined && !CURSOR.test(lastEventId))) {
       return sendError(reply, 400, 'invalid_query', 'after (or Last-Event-ID) must be an event id');
     }
-    // Ids stay below 2^53; a cursor past that is past every event, and read as the largest safe id.
-    const beyond = !Number.isSafeInteger(Number(raw));
-    const after = beyond ? Number.MAX_SAFE_INTEGER : Number(raw);
-    // 0 is "from the start": a new client reads whatever is retained, with no reset to report.
-    const fresh = after === 0;
+    // Past 2^53 the number is inexact, but it is still past every id (they stay below 2^53).
+    const after = Number(raw);
     const limit = queryInt(request.query.limit, 100, 1, 1000);
     if (limit === null) return sendError(reply, 400, 'invalid_query', 'limit must be an integer from 1 to 1000');
-    const purgedThrough = fresh ? 0 : await services.store.eventsPurgedThrough(accountId);
+    // 0 is "from the start": a new client reads whatever is retained, with no reset to report.
+    const purgedThrough = after === 0 ? 0 : await services.store.eventsPurgedThrough(accountId);
+    // Not in the log: dropped by retention, or past its newest id (a cursor from another database).
+    const lost = after !== 0 && (after < purgedThrough || after > (await services.store.newestEventId(accountId)));
 
     if (!sse) {
-      if (after < purgedThrough) {
+      if (lost) {
         const oldestId = await oldestRetainedId(services, accountId, purgedThrough);
         return sendError(reply, 410, 'cursor_expired', 'events after this cursor were dropped by retention', { oldestId });
       }
       const events = await services.store.readEvents(accountId, after, limit);
-      const nextAfter = events.length > 0 ? String(events[events.length - 1]!.id) : beyond ? raw : String(after);
+      const nextAfter = events.length > 0 ? String(events[events.length - 1]!.id) : String(after);
       return reply.send({ events: events.map(toEnvelope), nextAfter });
     }
-    return stream(services, accountId, after, purgedThrough, request, reply, open);
+    const slots = services.streamSlots;
+    const credentialId = request.credentialId!;
+    if (slots && !slots.take(credentialId)) {
+      return sendError(reply, 429, 'too_many_streams', `this credential already has ${slots.max} open streams; close one first`);
+    }
+    try {
+      return await stream(services, accountId, lost ? null : after, raw, purgedThrough, request, reply, open);
+    } finally {
+      slots?.release(credentialId);
+    }
   });
 }
 
@@ -63,17 +75,20 @@ async function oldestRetainedId(services: Services, accountId: string, purgedThr
   return String(oldest ? oldest.id : purgedThrough + 1);
 }
 
-async function stream(services: Services, accountId: string, after: number, purgedThrough: number, request: FastifyRequest, reply: FastifyReply, open: Set<() => void>) {
+/** `after` is null when the cursor is not in the log: the stream starts with a reset. */
+async function stream(services: Services, accountId: string, after: number | null, requested: string, purgedThrough: number, request: FastifyRequest, reply: FastifyReply, open: Set<() => void>) {
   reply.hijack();
   const res = reply.raw;
   res.writeHead(200, {
+    // The read limit's RateLimit headers, set before the reply was hijacked.
+    ...(reply.getHeaders() as Record<string, string>),
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache, no-transform',
     connection: 'keep-alive',
     'x-accel-buffering': 'no',
     'x-request-id': request.id,
   });
-  let cursor = after;
+  let cursor = after ?? purgedThrough;
   let closed = false;
   let wake: (() => void) | null = null;
   let pending = true;
@@ -105,11 +120,10 @@ async function stream(services: Services, accountId: string, after: number, purg
   };
 
   try {
-    res.write(': connected\n\n');
-    if (cursor < purgedThrough) {
-      const reset = { reason: 'cursor_expired', requestedAfter: String(cursor), oldestId: await oldestRetainedId(services, accountId, purgedThrough) };
+    res.write(`: connected\nretry: ${RECONNECT_MS}\n\n`);
+    if (after === null) {
+      const reset = { reason: 'cursor_expired', requestedAfter: requested, oldestId: await oldestRetainedId(services, accountId, purgedThrough) };
       await write(`event: reset\ndata: ${JSON.stringify(reset)}\n\n`);
-      cursor = purgedThrough;
     }
     while (!closed) {
       if (!pending) {

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Command, Conversation } from '@switchboard/contracts';
 import type { Services } from '../services.ts';
 import type { ConversationRecord } from '../store/types.ts';
-import { authenticate } from './auth.ts';
+import { authenticateRead } from './auth.ts';
 import { sendError } from './errors.ts';
 import { isUuid, iso } from '../clock.ts';
 
@@ -50,7 +50,7 @@ export function queryInt(value: unknown, fallback: number, min: number, max: num
 /** The account-scoped reads: conversations, capabilities, attachments. */
 export function registerReadRoutes(app: FastifyInstance, services: Services): void {
   app.get('/v1/conversations', async (request: FastifyRequest<{ Querystring: Record<string, string> }>, reply) => {
-    const accountId = await authenticate(services, request, reply, 'account');
+    const accountId = await authenticateRead(services, request, reply);
     if (!accountId) return reply;
     const limit = queryInt(request.query.limit, 50, 1, 200);
     if (limit === null) return sendError(reply, 400, 'invalid_query', 'limit must be an integer from 1 to 200');
@@ -61,7 +61,7 @@ export function registerReadRoutes(app: FastifyInstance, services: Services): vo
   });
 
   app.get('/v1/conversations/:conversationId', async (request: FastifyRequest<{ Params: { conversationId: string } }>, reply) => {
-    const accountId = await authenticate(services, request, reply, 'account');
+    const accountId = await authenticateRead(services, request, reply);
     if (!accountId) return reply;
     const { conversationId } = request.params;
     if (!isUuid(conversationId)) return sendError(reply, 400, 'invalid_conversationId', 'conversationId must be a UUID');
@@ -71,7 +71,7 @@ export function registerReadRoutes(app: FastifyInstance, services: Services): vo
   });
 
   app.get('/v1/capabilities', async (request, reply) => {
-    const accountId = await authenticate(services, request, reply, 'account');
+    const accountId = await authenticateRead(services, request, reply);
     if (!accountId) return reply;
     const lease = await services.store.liveLease(accountId, services.clock.now());
     if (!lease) return sendError(reply, 503, 'no_live_connector', 'no connector host holds a live lease for this account');
@@ -84,7 +84,7 @@ export function registerReadRoutes(app: FastifyInstance, services: Services): vo
   });
 
   app.get('/v1/attachments/:attachmentId', async (request: FastifyRequest<{ Params: { attachmentId: string } }>, reply) => {
-    const accountId = await authenticate(services, request, reply, 'account');
+    const accountId = await authenticateRead(services, request, reply);
     if (!accountId) return reply;
     const attachment = await services.store.getAttachment(accountId, request.params.attachmentId);
     if (!attachment) return sendError(reply, 404, 'attachment_not_found', 'no such attachment');

@@ -51,4 +51,19 @@ describe('SlidingWindowLimiter', () => {
     // A forgotten key starts afresh: a full budget.
     expect(limiter.take('a', WINDOW).remaining).toBe(LIMIT - 1);
   });
+
+  it('waitMs counts nothing, and is 0 exactly when take would allow, else the wait take reports', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 3 * WINDOW }), { minLength: 1, maxLength: 200 }), (times) => {
+        const limiter = new SlidingWindowLimiter(5, WINDOW);
+        for (const t of [...times].sort((a, b) => a - b)) {
+          const wait = limiter.waitMs('key', t);
+          expect(limiter.waitMs('key', t)).toBe(wait);
+          const decision = limiter.take('key', t);
+          expect(decision.allowed).toBe(wait === 0);
+          if (!decision.allowed) expect(decision.resetMs).toBe(wait);
+        }
+      }),
+    );
+  });
 });

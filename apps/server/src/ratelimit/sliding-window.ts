@@ -29,11 +29,7 @@ export class SlidingWindowLimiter {
       this.logs.set(key, log);
     }
     const windowStart = now - this.windowMs;
-    // Count only arrivals inside (now - windowMs, now]; drop the rest from the front.
-    while (log.size > 0 && log.times[log.head]! <= windowStart) {
-      log.head = (log.head + 1) % this.limit;
-      log.size--;
-    }
+    this.trim(log, windowStart);
     if (log.size >= this.limit) {
       return { allowed: false, limit: this.limit, remaining: 0, resetMs: log.times[log.head]! - windowStart };
     }
@@ -45,6 +41,23 @@ export class SlidingWindowLimiter {
       remaining: this.limit - log.size,
       resetMs: log.times[log.head]! - windowStart,
     };
+  }
+
+  /** Milliseconds until `take` would count a request for `key`; 0 when it would now. Counts nothing. */
+  waitMs(key: string, now: number): number {
+    const log = this.logs.get(key);
+    if (!log) return 0;
+    const windowStart = now - this.windowMs;
+    this.trim(log, windowStart);
+    return log.size < this.limit ? 0 : log.times[log.head]! - windowStart;
+  }
+
+  // Count only arrivals inside (now - windowMs, now]; drop the rest from the front.
+  private trim(log: { times: Float64Array; head: number; size: number }, windowStart: number): void {
+    while (log.size > 0 && log.times[log.head]! <= windowStart) {
+      log.head = (log.head + 1) % this.limit;
+      log.size--;
+    }
   }
 
   /** Forgets keys with nothing left in their window, so idle credentials cost no memory. */

@@ -202,6 +202,8 @@ export interface Store {
   readEvents(accountId: string, after: number, limit: number): Promise<EventRecord[]>;
   /** Events up to this id were dropped by retention; 0 when none were. */
   eventsPurgedThrough(accountId: string): Promise<number>;
+  /** The largest id the account's log ever held, retained or purged; 0 for an empty log. */
+  newestEventId(accountId: string): Promise<number>;
   purgeEvents(olderThan: number): Promise<number>;
   purgeIdempotencyKeys(olderThan: number): Promise<number>;
 

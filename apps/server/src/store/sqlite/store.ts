@@ -469,6 +469,15 @@ export class SqliteStore implements Store {
     });
   }
 
+  newestEventId(accountId: string): Promise<number> {
+    return this.read(() => {
+      const row = this.query(
+        'SELECT MAX(COALESCE((SELECT MAX(id) FROM events WHERE account_id = ?), 0), COALESCE((SELECT events_purged_through FROM accounts WHERE id = ?), 0)) AS newest',
+      ).get(accountId, accountId);
+      return Number(row?.newest ?? 0);
+    });
+  }
+
   purgeEvents(olderThan: number): Promise<number> {
     return this.write(() => {
       this.sql(

@@ -262,7 +262,9 @@ export interface paths {
         };
         /**
          * Download an inbound attachment
-         * @description The bytes as the platform delivered them, with their media type.
+         * @description The bytes as the platform delivered them, with the media type the platform reported
+         *     (`Content-Type: image/png`, `text/plain`, ...; `application/octet-stream` when unknown), so
+         *     the 200 is listed under `*\/*`. `X-Content-Type-Options: nosniff` keeps browsers to it.
          */
         get: operations["getAttachment"];
         put?: never;
@@ -286,11 +288,16 @@ export interface paths {
          *     With `Accept: text/event-stream` the response is Server-Sent Events: each event is sent
          *     with `id:`, `event:` (its type) and `data:` (the envelope as JSON); resume with
          *     `Last-Event-ID` (or `?after=`) and get every later event exactly once. A comment line
-         *     (`: heartbeat`) is sent at least every 15 seconds. If the id to resume from is older than
-         *     the retained log, the stream first sends `event: reset` whose data is a `StreamReset`, and
-         *     continues from the oldest retained event. Without SSE, `Accept: application/json` returns
-         *     one page of at most `limit` events after `after`; a cursor older than retention answers
-         *     410 `cursor_expired`. Message shapes are specified in specs/asyncapi/stream.yaml.
+         *     (`: heartbeat`) is sent every 10 seconds, so a proxy that closes idle connections after
+         *     15 seconds never sees one idle; the first block carries `retry: 3000`, so a client
+         *     reconnects 3 seconds after the stream drops. If the id to resume from is not in the
+         *     account's log (older than the retained events, or past the newest event the account ever
+         *     had, as a cursor kept across a database restore or reset is), the stream first sends
+         *     `event: reset` whose data is a `StreamReset`, and continues from the oldest retained
+         *     event: a client never waits in silence for ids that will not come. Without SSE,
+         *     `Accept: application/json` returns one page of at most `limit` events after `after`; such a
+         *     cursor answers 410 `cursor_expired` with `oldestId`. Message shapes are specified in
+         *     specs/asyncapi/stream.yaml.
          */
         get: operations["getEvents"];
         put?: never;
@@ -310,7 +317,7 @@ export interface components {
          *     the retry guidance: `never` (the request itself must change), `after` (retry the same
          *     request after `Retry-After`), `backoff` (retry with exponential backoff).
          */
-        ErrorCode: "body_too_large" | "body_too_deep" | "body_not_object" | "target_and_payload_required" | "unsupported_target" | "invalid_conversationId" | "recipient_send_requires_recipientExternalId_and_text" | "group_create_requires_participantExternalIds" | "invalid_idempotency_key" | "group_command_requires_group_conversation" | "invalid_query" | "bad_request" | "unauthenticated" | "unknown_command" | "conversation_not_found" | "command_not_found" | "attachment_not_found" | "not_found" | "method_not_allowed" | "request_timeout" | "cursor_expired" | "unsupported_media_type" | "invalid_recipient_address" | "invalid_participant_address" | "rate_limited" | "headers_too_large" | "internal" | "not_implemented" | "no_live_connector" | "outbound_paused";
+        ErrorCode: "body_too_large" | "body_too_deep" | "body_not_object" | "target_and_payload_required" | "unsupported_target" | "invalid_conversationId" | "recipient_send_requires_recipientExternalId_and_text" | "group_create_requires_participantExternalIds" | "invalid_idempotency_key" | "group_command_requires_group_conversation" | "invalid_query" | "bad_request" | "unauthenticated" | "unknown_command" | "conversation_not_found" | "command_not_found" | "attachment_not_found" | "not_found" | "method_not_allowed" | "request_timeout" | "cursor_expired" | "unsupported_media_type" | "invalid_recipient_address" | "invalid_participant_address" | "rate_limited" | "too_many_streams" | "headers_too_large" | "internal" | "not_implemented" | "no_live_connector" | "outbound_paused";
         /**
          * @description The `errorCode` of a `failed` command event. The first seven are the seed's; the rest are
          *     ours, for failures the seed leaves without a code.
@@ -405,7 +412,14 @@ export interface components {
             /** @constant */
             error: "rate_limited";
             message: string;
+            /** Format: int32 */
             retryAfterSeconds: number;
+            requestId?: string;
+        };
+        TooManyStreamsError: {
+            /** @constant */
+            error: "too_many_streams";
+            message: string;
             requestId?: string;
         };
         BadRequestError: {
@@ -492,7 +506,11 @@ export interface components {
              * @enum {string}
              */
             kind: "recipient";
-            /** @description A phone number (normalised to E.164) or an email address. */
+            /**
+             * @description A phone number (normalised to E.164) or an email address. Part of the envelope, so the
+             *     endpoint checks it: anything that is not an address (including over 254 characters,
+             *     the longest an email address can be) is 422 `invalid_recipient_address`.
+             */
             recipientExternalId: string;
         };
         /** @description The third target shape, used by group.create. */
@@ -738,6 +756,7 @@ export interface components {
         };
         CapabilityReport: {
             hostId: string;
+            /** Format: int32 */
             osMajorVersion: number;
             capabilities: components["schemas"]["Capability"][];
             /** Format: date-time */
@@ -807,6 +826,8 @@ export interface components {
         /** @description The conversation is unknown, or belongs to another account. */
         ConversationNotFound: {
             headers: {
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -826,6 +847,8 @@ export interface components {
         /** @description The body is not sent as `application/json`. */
         UnsupportedMediaType: {
             headers: {
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -835,13 +858,15 @@ export interface components {
         /** @description An address in the target is not a valid phone number or email address. */
         AddressInvalid: {
             headers: {
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["AddressError"];
             };
         };
-        /** @description More than 60 requests in the last 60 seconds on this credential. */
+        /** @description Over a rate limit (see "Abuse limits"): `RateLimit-Policy` names which one. */
         RateLimited: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
@@ -853,9 +878,23 @@ export interface components {
                 "application/json": components["schemas"]["RateLimitedError"];
             };
         };
-        /** @description The command could not be stored; nothing was written. Safe to retry. */
+        /** @description Over the read limit (`rate_limited`, with `Retry-After`), or a sixth open SSE stream on this credential (`too_many_streams`, no `Retry-After`: close a stream first). */
+        EventsRateLimited: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RateLimitedError"] | components["schemas"]["TooManyStreamsError"];
+            };
+        };
+        /** @description A persistence failure: on a command, nothing was written, so it is safe to retry; on a read, nothing changed. */
         Internal: {
             headers: {
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -866,6 +905,8 @@ export interface components {
         Unavailable: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -875,6 +916,8 @@ export interface components {
         /** @description A query parameter is invalid. */
         QueryInvalid: {
             headers: {
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -920,17 +963,35 @@ export interface components {
     };
     parameters: {
         /**
-         * @description Honoured on the agent-turn path only: a key already known for the account returns 202
-         *     `adopted` with the original commandId and its current status. Ignored on the admin path,
-         *     where a retry creates new work. 1-255 printable ASCII characters; kept for 48 hours.
+         * @description The agent-turn operations: honoured and checked. A key already known for the account returns 202
+         *     `adopted` with the original commandId and its current status; one outside the pattern is
+         *     400 `invalid_idempotency_key`. Kept for 48 hours.
          */
         IdempotencyKey: string;
+        /**
+         * @description message.send routes by target, so what the server does with the key depends on the body,
+         *     which a header schema cannot see. With a conversation target (agent-turn) it is honoured
+         *     and checked: 1-255 printable ASCII characters (`^[\x21-\x7E]+$`), else 400
+         *     `invalid_idempotency_key`; a known key returns 202 `adopted`. With a recipient target
+         *     (admin) it is accepted unchecked and ignored, as the seed says, so the schema allows any
+         *     value.
+         */
+        IdempotencyKeyByTarget: string;
+        /**
+         * @description Admin path: accepted and ignored, whatever its value (never checked, never a 400), so a
+         *     retry creates new work. Listed so that clients sending one key on every command are not
+         *     refused by a validating gateway.
+         */
+        IdempotencyKeyIgnored: string;
     };
     requestBodies: never;
     headers: {
-        /** @description The quota: `"default";q=60;w=60` (60 requests in a 60-second window). */
+        /**
+         * @description The quota that counted the request: `"default";q=60;w=60` (the command endpoint),
+         *     `"read";q=600;w=60` (the reads) or `"auth";q=20;w=60` (failed authentication, on a 429).
+         */
         RateLimitPolicy: string;
-        /** @description What is left: `"default";r=<remaining>;t=<seconds until a slot frees>`. */
+        /** @description What is left: `"<policy>";r=<remaining>;t=<seconds until a slot frees>`. */
         RateLimit: string;
         /** @description Seconds until a request would be counted again. */
         RetryAfter: number;
@@ -950,11 +1011,14 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Honoured on the agent-turn path only: a key already known for the account returns 202
-                 *     `adopted` with the original commandId and its current status. Ignored on the admin path,
-                 *     where a retry creates new work. 1-255 printable ASCII characters; kept for 48 hours.
+                 * @description message.send routes by target, so what the server does with the key depends on the body,
+                 *     which a header schema cannot see. With a conversation target (agent-turn) it is honoured
+                 *     and checked: 1-255 printable ASCII characters (`^[\x21-\x7E]+$`), else 400
+                 *     `invalid_idempotency_key`; a known key returns 202 `adopted`. With a recipient target
+                 *     (admin) it is accepted unchecked and ignored, as the seed says, so the schema allows any
+                 *     value.
                  */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyByTarget"];
             };
             path?: never;
             cookie?: never;
@@ -994,9 +1058,9 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Honoured on the agent-turn path only: a key already known for the account returns 202
-                 *     `adopted` with the original commandId and its current status. Ignored on the admin path,
-                 *     where a retry creates new work. 1-255 printable ASCII characters; kept for 48 hours.
+                 * @description The agent-turn operations: honoured and checked. A key already known for the account returns 202
+                 *     `adopted` with the original commandId and its current status; one outside the pattern is
+                 *     400 `invalid_idempotency_key`. Kept for 48 hours.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -1027,9 +1091,9 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Honoured on the agent-turn path only: a key already known for the account returns 202
-                 *     `adopted` with the original commandId and its current status. Ignored on the admin path,
-                 *     where a retry creates new work. 1-255 printable ASCII characters; kept for 48 hours.
+                 * @description The agent-turn operations: honoured and checked. A key already known for the account returns 202
+                 *     `adopted` with the original commandId and its current status; one outside the pattern is
+                 *     400 `invalid_idempotency_key`. Kept for 48 hours.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -1060,9 +1124,9 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Honoured on the agent-turn path only: a key already known for the account returns 202
-                 *     `adopted` with the original commandId and its current status. Ignored on the admin path,
-                 *     where a retry creates new work. 1-255 printable ASCII characters; kept for 48 hours.
+                 * @description The agent-turn operations: honoured and checked. A key already known for the account returns 202
+                 *     `adopted` with the original commandId and its current status; one outside the pattern is
+                 *     400 `invalid_idempotency_key`. Kept for 48 hours.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -1093,11 +1157,11 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Honoured on the agent-turn path only: a key already known for the account returns 202
-                 *     `adopted` with the original commandId and its current status. Ignored on the admin path,
-                 *     where a retry creates new work. 1-255 printable ASCII characters; kept for 48 hours.
+                 * @description Admin path: accepted and ignored, whatever its value (never checked, never a 400), so a
+                 *     retry creates new work. Listed so that clients sending one key on every command are not
+                 *     refused by a validating gateway.
                  */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyIgnored"];
             };
             path?: never;
             cookie?: never;
@@ -1136,11 +1200,11 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Honoured on the agent-turn path only: a key already known for the account returns 202
-                 *     `adopted` with the original commandId and its current status. Ignored on the admin path,
-                 *     where a retry creates new work. 1-255 printable ASCII characters; kept for 48 hours.
+                 * @description Admin path: accepted and ignored, whatever its value (never checked, never a 400), so a
+                 *     retry creates new work. Listed so that clients sending one key on every command are not
+                 *     refused by a validating gateway.
                  */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyIgnored"];
             };
             path?: never;
             cookie?: never;
@@ -1169,11 +1233,11 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Honoured on the agent-turn path only: a key already known for the account returns 202
-                 *     `adopted` with the original commandId and its current status. Ignored on the admin path,
-                 *     where a retry creates new work. 1-255 printable ASCII characters; kept for 48 hours.
+                 * @description Admin path: accepted and ignored, whatever its value (never checked, never a 400), so a
+                 *     retry creates new work. Listed so that clients sending one key on every command are not
+                 *     refused by a validating gateway.
                  */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyIgnored"];
             };
             path?: never;
             cookie?: never;
@@ -1217,6 +1281,8 @@ export interface operations {
             /** @description The command. */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1228,6 +1294,8 @@ export interface operations {
             /** @description No such command for this account. */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1236,7 +1304,9 @@ export interface operations {
             };
             405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -1261,7 +1331,9 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -1294,7 +1366,9 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -1302,7 +1376,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page (a conversation id); anything else is 400 `invalid_query`. */
                 cursor?: string;
             };
             header?: never;
@@ -1314,6 +1388,8 @@ export interface operations {
             /** @description A page of conversations. */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1323,7 +1399,9 @@ export interface operations {
             400: components["responses"]["QueryInvalid"];
             401: components["responses"]["Unauthenticated"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -1341,6 +1419,8 @@ export interface operations {
             /** @description The conversation. */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1350,6 +1430,8 @@ export interface operations {
             /** @description The id is not a UUID. */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1359,7 +1441,9 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             404: components["responses"]["ConversationNotFound"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -1375,6 +1459,8 @@ export interface operations {
             /** @description The live host and its capabilities. */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1384,11 +1470,15 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
             501: components["responses"]["NotImplemented"];
             /** @description No connector host holds a live lease for the account. */
             503: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1411,11 +1501,14 @@ export interface operations {
             /** @description The attachment. */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/octet-stream": string;
+                    "*/*": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1423,6 +1516,8 @@ export interface operations {
             /** @description No such attachment for this account. */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1430,7 +1525,9 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -1439,17 +1536,21 @@ export interface operations {
             query?: {
                 /**
                  * @description Return events with an id greater than this. `0` (the default) is the start: a new
-                 *     client gets every retained event and never a reset or a 410. Any value the pattern
-                 *     allows is a cursor: ids stay below 2^53, so one above that is past every event and
-                 *     answers an empty page (`nextAfter` = `after`). The pattern is kept rather than
-                 *     narrowed, so a cursor a client stored is never refused.
+                 *     client gets every retained event and never a reset or a 410. Any other value the
+                 *     pattern allows is a cursor, never refused with a 400; one past the account's newest
+                 *     event (any above 2^53 among them: ids stay below it) is from another log and answers
+                 *     410 `cursor_expired` (SSE: a reset), like one older than retention.
                  */
                 after?: string;
                 /** @description JSON form only. */
                 limit?: number;
             };
             header?: {
-                /** @description SSE form; takes precedence over `after`. */
+                /**
+                 * @description SSE form; takes precedence over `after` when not empty (an empty value means no id, as
+                 *     in the SSE spec). Checked whatever the form (400 `invalid_query`), though only the SSE
+                 *     form reads it.
+                 */
                 "Last-Event-ID"?: string;
             };
             path?: never;
@@ -1460,6 +1561,8 @@ export interface operations {
             /** @description A page of events (JSON) or the live stream (SSE). */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1470,16 +1573,20 @@ export interface operations {
             400: components["responses"]["QueryInvalid"];
             401: components["responses"]["Unauthenticated"];
             408: components["responses"]["RequestTimeout"];
-            /** @description The cursor is older than the retained log; restart from `oldestId`. */
+            /** @description The cursor is not in the account's log (older than retention, or past the newest event); restart from `oldestId`. */
             410: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CursorExpiredError"];
                 };
             };
+            429: components["responses"]["EventsRateLimited"];
             431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
             501: components["responses"]["NotImplemented"];
         };
     };

@@ -34,6 +34,7 @@ export const zErrorCode = z.union([
     z.literal('invalid_recipient_address'),
     z.literal('invalid_participant_address'),
     z.literal('rate_limited'),
+    z.literal('too_many_streams'),
     z.literal('headers_too_large'),
     z.literal('internal'),
     z.literal('not_implemented'),
@@ -180,7 +181,13 @@ export const zAddressError = z.object({
 export const zRateLimitedError = z.object({
     error: z.literal('rate_limited'),
     message: z.string(),
-    retryAfterSeconds: z.int().gte(1),
+    retryAfterSeconds: z.int().gte(1).lte(2147483647),
+    requestId: z.string().optional()
+});
+
+export const zTooManyStreamsError = z.object({
+    error: z.literal('too_many_streams'),
+    message: z.string(),
     requestId: z.string().optional()
 });
 
@@ -278,7 +285,7 @@ export const zConversationTarget = z.object({
 
 export const zRecipientTarget = z.object({
     kind: z.literal('recipient'),
-    recipientExternalId: z.string()
+    recipientExternalId: z.string().max(254)
 });
 
 /**
@@ -286,7 +293,7 @@ export const zRecipientTarget = z.object({
  */
 export const zParticipantsTarget = z.object({
     kind: z.literal('participants'),
-    participantExternalIds: z.array(z.string()).min(1).max(32)
+    participantExternalIds: z.array(z.string().max(254)).min(1).max(32)
 });
 
 /**
@@ -324,12 +331,12 @@ export const zRichTextPayload = z.strictObject({
     text: z.string().min(1).max(20000),
     subject: z.string().min(1).max(256).optional(),
     effect: zScreenEffect.optional(),
-    replyToMessageExternalId: z.string().min(1).optional()
+    replyToMessageExternalId: z.string().min(1).max(256).optional()
 });
 
 export const zRichLinkPayload = z.strictObject({
     kind: z.literal('rich_link'),
-    url: z.url().regex(/^https?:\/\//)
+    url: z.url().max(2048).regex(/^https?:\/\//)
 });
 
 export const zPollPayload = z.strictObject({
@@ -343,7 +350,7 @@ export const zPollPayload = z.strictObject({
  */
 export const zAttachmentPayload = z.strictObject({
     kind: z.literal('attachment'),
-    transferId: z.string()
+    transferId: z.string().max(256)
 });
 
 /**
@@ -351,7 +358,7 @@ export const zAttachmentPayload = z.strictObject({
  */
 export const zStickerPayload = z.strictObject({
     kind: z.literal('sticker'),
-    transferId: z.string()
+    transferId: z.string().max(256)
 });
 
 /**
@@ -398,7 +405,7 @@ export const zMessageSendRequest = z.union([
 ]);
 
 export const zReactionTapbackPayload = z.strictObject({
-    messageExternalId: z.string().min(1),
+    messageExternalId: z.string().min(1).max(256),
     tapback: zTapback,
     remove: z.boolean().optional()
 });
@@ -462,7 +469,7 @@ export const zGroupRenamePayload = z.strictObject({
 
 export const zGroupAddParticipantPayload = z.strictObject({
     action: z.literal('add_participant'),
-    participantExternalId: z.string().min(1)
+    participantExternalId: z.string().min(1).max(254)
 });
 
 /**
@@ -470,7 +477,7 @@ export const zGroupAddParticipantPayload = z.strictObject({
  */
 export const zGroupRemoveParticipantPayload = z.strictObject({
     action: z.literal('remove_participant'),
-    participantExternalId: z.string().min(1)
+    participantExternalId: z.string().min(1).max(254)
 });
 
 /**
@@ -478,7 +485,7 @@ export const zGroupRemoveParticipantPayload = z.strictObject({
  */
 export const zGroupSetPhotoPayload = z.strictObject({
     action: z.literal('set_photo'),
-    transferId: z.string()
+    transferId: z.string().max(256)
 });
 
 export const zGroupUpdatePayload = z.discriminatedUnion('action', [
@@ -517,7 +524,7 @@ export const zCommand = z.object({
     errorCode: zSettlementCode.nullable(),
     createdAt: z.iso.datetime({ offset: true }),
     settledAt: z.iso.datetime({ offset: true }).nullable(),
-    history: z.array(zStatusChange)
+    history: z.array(zStatusChange).max(2)
 });
 
 export const zConversationKind = z.enum(['direct', 'group']);
@@ -530,12 +537,12 @@ export const zConversation = z.object({
     conversationId: z.uuid(),
     kind: zConversationKind,
     name: z.string().nullable(),
-    participants: z.array(zParticipant),
+    participants: z.array(zParticipant).max(1024),
     createdAt: z.iso.datetime({ offset: true })
 });
 
 export const zConversationPage = z.object({
-    conversations: z.array(zConversation),
+    conversations: z.array(zConversation).max(200),
     nextCursor: z.string().nullable()
 });
 
@@ -568,7 +575,7 @@ export const zRichKind = z.enum([
  */
 export const zCapability = z.strictObject({
     name: zCapabilityName,
-    supportedKinds: z.array(zRichKind).optional(),
+    supportedKinds: z.array(zRichKind).max(5).optional(),
     supportsRename: z.boolean().optional(),
     supportsPhoto: z.boolean().optional(),
     supportsParticipants: z.boolean().optional()
@@ -576,8 +583,8 @@ export const zCapability = z.strictObject({
 
 export const zCapabilityReport = z.object({
     hostId: z.string(),
-    osMajorVersion: z.int(),
-    capabilities: z.array(zCapability),
+    osMajorVersion: z.int().gte(0).lte(2147483647),
+    capabilities: z.array(zCapability).max(64),
     leaseExpiresAt: z.iso.datetime({ offset: true })
 });
 
@@ -591,22 +598,41 @@ export const zEventPage = z.object({
         time: z.iso.datetime({ offset: true }),
         account: z.string(),
         data: z.record(z.string(), z.unknown())
-    })),
+    })).max(1000),
     nextAfter: z.string()
 });
 
 /**
- * Honoured on the agent-turn path only: a key already known for the account returns 202
- * `adopted` with the original commandId and its current status. Ignored on the admin path,
- * where a retry creates new work. 1-255 printable ASCII characters; kept for 48 hours.
+ * The agent-turn operations: honoured and checked. A key already known for the account returns 202
+ * `adopted` with the original commandId and its current status; one outside the pattern is
+ * 400 `invalid_idempotency_key`. Kept for 48 hours.
  *
  */
 export const zIdempotencyKey = z.string().min(1).max(255).regex(/^[\x21-\x7E]+$/);
 
+/**
+ * message.send routes by target, so what the server does with the key depends on the body,
+ * which a header schema cannot see. With a conversation target (agent-turn) it is honoured
+ * and checked: 1-255 printable ASCII characters (`^[\x21-\x7E]+$`), else 400
+ * `invalid_idempotency_key`; a known key returns 202 `adopted`. With a recipient target
+ * (admin) it is accepted unchecked and ignored, as the seed says, so the schema allows any
+ * value.
+ *
+ */
+export const zIdempotencyKeyByTarget = z.string();
+
+/**
+ * Admin path: accepted and ignored, whatever its value (never checked, never a 400), so a
+ * retry creates new work. Listed so that clients sending one key on every command are not
+ * refused by a validating gateway.
+ *
+ */
+export const zIdempotencyKeyIgnored = z.string();
+
 export const zSendMessageBody = zMessageSendRequest;
 
 export const zSendMessageHeaders = z.object({
-    'Idempotency-Key': z.string().min(1).max(255).regex(/^[\x21-\x7E]+$/).optional()
+    'Idempotency-Key': z.string().optional()
 });
 
 /**
@@ -650,7 +676,7 @@ export const zShareNamePhotoResponse = zAcknowledgement;
 export const zCreateGroupBody = zGroupCreateRequest;
 
 export const zCreateGroupHeaders = z.object({
-    'Idempotency-Key': z.string().min(1).max(255).regex(/^[\x21-\x7E]+$/).optional()
+    'Idempotency-Key': z.string().optional()
 });
 
 /**
@@ -661,7 +687,7 @@ export const zCreateGroupResponse = zAcknowledgement;
 export const zUpdateGroupBody = zGroupUpdateRequest;
 
 export const zUpdateGroupHeaders = z.object({
-    'Idempotency-Key': z.string().min(1).max(255).regex(/^[\x21-\x7E]+$/).optional()
+    'Idempotency-Key': z.string().optional()
 });
 
 /**
@@ -672,7 +698,7 @@ export const zUpdateGroupResponse = zAcknowledgement;
 export const zLeaveGroupBody = zGroupLeaveRequest;
 
 export const zLeaveGroupHeaders = z.object({
-    'Idempotency-Key': z.string().min(1).max(255).regex(/^[\x21-\x7E]+$/).optional()
+    'Idempotency-Key': z.string().optional()
 });
 
 /**
@@ -699,7 +725,7 @@ export const zPutCommandEndpointPath = z.object({
 
 export const zListConversationsQuery = z.object({
     limit: z.int().gte(1).lte(200).optional().default(50),
-    cursor: z.string().optional()
+    cursor: z.uuid().optional()
 });
 
 /**
@@ -731,7 +757,7 @@ export const zGetAttachmentPath = z.object({
 export const zGetAttachmentResponse = z.string();
 
 export const zGetEventsHeaders = z.object({
-    'Last-Event-ID': z.string().optional()
+    'Last-Event-ID': z.string().regex(/^[0-9]{0,19}$/).optional()
 });
 
 export const zGetEventsQuery = z.object({

@@ -179,21 +179,26 @@ export interface components {
         HostId: string;
         LeaseRequest: {
             hostId: components["schemas"]["HostId"];
+            /** Format: int32 */
             osMajorVersion: number;
             capabilities: components["schemas"]["Capability"][];
         };
         Lease: {
             accountId: string;
             hostId: string;
+            /** Format: int32 */
             epoch: number;
+            /** Format: int32 */
             ttlMs: number;
             /** Format: date-time */
             expiresAt: string;
         };
         EpochRequest: {
+            /** Format: int32 */
             epoch: number;
         };
         DispatchRequest: {
+            /** Format: int32 */
             epoch: number;
             /**
              * @description The commands this host received under `epoch` and has not settled yet (the server
@@ -201,9 +206,15 @@ export interface components {
              *     dispatched under the epoch and still queued is handed out again.
              */
             holding: string[];
-            /** @default 20 */
+            /**
+             * Format: int32
+             * @default 20
+             */
             max?: number;
-            /** @default 20000 */
+            /**
+             * Format: int32
+             * @default 20000
+             */
             waitMs?: number;
         };
         /** @description A conversation target, resolved by the server to the platform's conversation. */
@@ -220,6 +231,7 @@ export interface components {
             conversationKind: components["schemas"]["ConversationKind"];
             participants: string[];
             /**
+             * Format: int32
              * @description How many membership changes the server had seen for the conversation when it
              *     dispatched the command. A host compares it with the platform's own count to detect a
              *     membership that changed underneath the command (`stale_target`).
@@ -229,6 +241,7 @@ export interface components {
         DispatchedCommand: {
             /** Format: uuid */
             commandId: string;
+            /** Format: int32 */
             epoch: number;
             type: components["schemas"]["CommandType"];
             routingPath: components["schemas"]["RoutingPath"];
@@ -245,6 +258,7 @@ export interface components {
             commands: components["schemas"]["DispatchedCommand"][];
         };
         Settlement: {
+            /** Format: int32 */
             epoch: number;
             /** Format: uuid */
             commandId: string;
@@ -265,6 +279,7 @@ export interface components {
             attachmentId: string;
             fileName: string;
             mimeType: string;
+            /** Format: int32 */
             byteSize: number;
         };
         PlatformConversationAppeared: {
@@ -328,14 +343,17 @@ export interface components {
         };
         PlatformEvent: components["schemas"]["PlatformConversationAppeared"] | components["schemas"]["PlatformMessageReceived"] | components["schemas"]["PlatformMessageSent"] | components["schemas"]["PlatformGroupRenamed"] | components["schemas"]["PlatformGroupParticipantsChanged"];
         PlatformEventBatch: {
+            /** Format: int32 */
             epoch: number;
             events: components["schemas"]["PlatformEvent"][];
         };
         PlatformEventsRecorded: {
+            /** Format: int32 */
             recorded: number;
         };
         AttachmentStored: {
             attachmentId: string;
+            /** Format: int32 */
             byteSize: number;
         };
         /** @enum {string} */
@@ -361,6 +379,20 @@ export interface components {
             message: string;
             requestId?: string;
         };
+        RateLimitedError: {
+            /** @constant */
+            error: "rate_limited";
+            message: string;
+            /** Format: int32 */
+            retryAfterSeconds: number;
+            requestId?: string;
+        };
+        InternalError: {
+            /** @constant */
+            error: "internal";
+            message: string;
+            requestId?: string;
+        };
         /** @enum {string} */
         CommandType: "message.send" | "reaction.tapback" | "reaction.apply" | "name_photo.share" | "group.create" | "group.update" | "group.leave";
         /** @enum {string} */
@@ -373,7 +405,11 @@ export interface components {
              * @enum {string}
              */
             kind: "recipient";
-            /** @description A phone number (normalised to E.164) or an email address. */
+            /**
+             * @description A phone number (normalised to E.164) or an email address. Part of the envelope, so the
+             *     endpoint checks it: anything that is not an address (including over 254 characters,
+             *     the longest an email address can be) is 422 `invalid_recipient_address`.
+             */
             recipientExternalId: string;
         };
         /** @description The third target shape, used by group.create. */
@@ -429,6 +465,18 @@ export interface components {
                 "application/json": components["schemas"]["ProtocolError"];
             };
         };
+        /** @description Over a rate limit (see "Abuse limits"): `RateLimit-Policy` names which one. */
+        RateLimited: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RateLimitedError"];
+            };
+        };
         /** @description The request line and headers are over 16 KiB; the connection closes. */
         HeadersTooLarge: {
             headers: {
@@ -436,6 +484,17 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["ProtocolError"];
+            };
+        };
+        /** @description A persistence failure: on a command, nothing was written, so it is safe to retry; on a read, nothing changed. */
+        Internal: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["InternalError"];
             };
         };
         /** @description A method (CONNECT, or one HTTP/1.1 parsers do not know) or a transfer coding other than chunked; the connection closes. */
@@ -453,6 +512,15 @@ export interface components {
     headers: {
         /** @description The scheme that would work (RFC 9110 §15.5.2): always `Bearer`. */
         WWWAuthenticate: "Bearer";
+        /** @description Seconds until a request would be counted again. */
+        RetryAfter: number;
+        /**
+         * @description The quota that counted the request: `"default";q=60;w=60` (the command endpoint),
+         *     `"read";q=600;w=60` (the reads) or `"auth";q=20;w=60` (failed authentication, on a 429).
+         */
+        RateLimitPolicy: string;
+        /** @description What is left: `"<policy>";r=<remaining>;t=<seconds until a slot frees>`. */
+        RateLimit: string;
     };
     pathItems: never;
 }
@@ -492,7 +560,9 @@ export interface operations {
                     "application/json": components["schemas"]["LeaseHeldError"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -522,7 +592,9 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["LeaseLost"];
+            429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -550,7 +622,9 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["LeaseLost"];
+            429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -580,7 +654,9 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["LeaseLost"];
+            429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -627,7 +703,9 @@ export interface operations {
                     "application/json": components["schemas"]["ConnectorError"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -657,7 +735,9 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["LeaseLost"];
+            429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -692,7 +772,9 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["LeaseLost"];
+            429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
             501: components["responses"]["NotImplemented"];
         };
     };

@@ -30,17 +30,17 @@ export const zHostId = z.string().min(1).max(128).regex(/^[A-Za-z0-9._:-]+$/);
 export const zLease = z.object({
     accountId: z.string(),
     hostId: z.string(),
-    epoch: z.int().gte(1),
-    ttlMs: z.int().gte(1),
+    epoch: z.int().gte(1).lte(2147483647),
+    ttlMs: z.int().gte(1).lte(2147483647),
     expiresAt: z.iso.datetime({ offset: true })
 });
 
 export const zEpochRequest = z.strictObject({
-    epoch: z.int().gte(1)
+    epoch: z.int().gte(1).lte(2147483647)
 });
 
 export const zDispatchRequest = z.strictObject({
-    epoch: z.int().gte(1),
+    epoch: z.int().gte(1).lte(2147483647),
     holding: z.array(z.uuid()).max(1000),
     max: z.int().gte(1).lte(100).optional().default(20),
     waitMs: z.int().gte(0).lte(30000).optional().default(20000)
@@ -50,7 +50,7 @@ export const zAttachmentRef = z.strictObject({
     attachmentId: z.string(),
     fileName: z.string(),
     mimeType: z.string(),
-    byteSize: z.int().gte(0)
+    byteSize: z.int().gte(0).lte(2147483647)
 });
 
 export const zPlatformMessageReceived = z.strictObject({
@@ -59,7 +59,7 @@ export const zPlatformMessageReceived = z.strictObject({
     messageExternalId: z.string(),
     senderExternalId: z.string(),
     text: z.string().nullable(),
-    attachments: z.array(zAttachmentRef),
+    attachments: z.array(zAttachmentRef).max(100),
     receivedAt: z.iso.datetime({ offset: true })
 });
 
@@ -80,19 +80,19 @@ export const zPlatformGroupRenamed = z.strictObject({
 export const zPlatformGroupParticipantsChanged = z.strictObject({
     type: z.literal('group.participants_changed'),
     conversationExternalId: z.string(),
-    added: z.array(z.string()),
-    removed: z.array(z.string()),
-    participants: z.array(z.string()),
+    added: z.array(z.string()).max(1024),
+    removed: z.array(z.string()).max(1024),
+    participants: z.array(z.string()).max(1024),
     commandId: z.string().optional()
 });
 
 export const zPlatformEventsRecorded = z.object({
-    recorded: z.int()
+    recorded: z.int().gte(0).lte(2147483647)
 });
 
 export const zAttachmentStored = z.object({
     attachmentId: z.string(),
-    byteSize: z.int()
+    byteSize: z.int().gte(0).lte(2147483647)
 });
 
 export const zCapabilityName = z.enum([
@@ -124,7 +124,7 @@ export const zRichKind = z.enum([
  */
 export const zCapability = z.strictObject({
     name: zCapabilityName,
-    supportedKinds: z.array(zRichKind).optional(),
+    supportedKinds: z.array(zRichKind).max(5).optional(),
     supportsRename: z.boolean().optional(),
     supportsPhoto: z.boolean().optional(),
     supportsParticipants: z.boolean().optional()
@@ -145,6 +145,19 @@ export const zProtocolError = z.object({
         'headers_too_large',
         'not_implemented'
     ]),
+    message: z.string(),
+    requestId: z.string().optional()
+});
+
+export const zRateLimitedError = z.object({
+    error: z.literal('rate_limited'),
+    message: z.string(),
+    retryAfterSeconds: z.int().gte(1).lte(2147483647),
+    requestId: z.string().optional()
+});
+
+export const zInternalError = z.object({
+    error: z.literal('internal'),
     message: z.string(),
     requestId: z.string().optional()
 });
@@ -171,8 +184,8 @@ export const zResolvedConversation = z.object({
     conversationId: z.uuid(),
     externalId: z.string(),
     conversationKind: zConversationKind,
-    participants: z.array(z.string()),
-    membershipVersion: z.int().gte(0)
+    participants: z.array(z.string()).max(1024),
+    membershipVersion: z.int().gte(0).lte(2147483647)
 });
 
 export const zPlatformConversationAppeared = z.strictObject({
@@ -180,7 +193,7 @@ export const zPlatformConversationAppeared = z.strictObject({
     externalId: z.string(),
     conversationKind: zConversationKind,
     name: z.string().nullable(),
-    participants: z.array(z.string()),
+    participants: z.array(z.string()).max(1024),
     commandId: z.string().optional()
 });
 
@@ -193,13 +206,13 @@ export const zPlatformEvent = z.discriminatedUnion('type', [
 ]);
 
 export const zPlatformEventBatch = z.strictObject({
-    epoch: z.int().gte(1),
+    epoch: z.int().gte(1).lte(2147483647),
     events: z.array(zPlatformEvent).min(1).max(500)
 });
 
 export const zRecipientTarget = z.object({
     kind: z.literal('recipient'),
-    recipientExternalId: z.string()
+    recipientExternalId: z.string().max(254)
 });
 
 /**
@@ -207,12 +220,12 @@ export const zRecipientTarget = z.object({
  */
 export const zParticipantsTarget = z.object({
     kind: z.literal('participants'),
-    participantExternalIds: z.array(z.string()).min(1).max(32)
+    participantExternalIds: z.array(z.string().max(254)).min(1).max(32)
 });
 
 export const zDispatchedCommand = z.object({
     commandId: z.uuid(),
-    epoch: z.int(),
+    epoch: z.int().gte(0).lte(2147483647),
     type: zCommandType,
     routingPath: zRoutingPath,
     logicalActionId: z.string(),
@@ -226,7 +239,7 @@ export const zDispatchedCommand = z.object({
 });
 
 export const zDispatch = z.object({
-    commands: z.array(zDispatchedCommand)
+    commands: z.array(zDispatchedCommand).max(100)
 });
 
 /**
@@ -249,7 +262,7 @@ export const zSettlementCode = z.union([
 ]);
 
 export const zSettlement = z.strictObject({
-    epoch: z.int().gte(1),
+    epoch: z.int().gte(1).lte(2147483647),
     commandId: z.uuid(),
     status: z.enum(['succeeded', 'failed']),
     errorCode: zSettlementCode.nullable(),
@@ -312,7 +325,7 @@ export const zUploadAttachmentPath = z.object({
 
 export const zUploadAttachmentQuery = z.object({
     fileName: z.string().min(1).max(255),
-    epoch: z.int().gte(1)
+    epoch: z.int().gte(1).lte(2147483647)
 });
 
 /**
