@@ -11,8 +11,8 @@ const requests = Number(values.requests);
 const seed = values.seed !== undefined ? Number(values.seed) : Date.now() % 2 ** 31;
 console.log(`fuzz: seed ${seed}, ${requests} requests`);
 
-// No rate limit, so the fuzzer reaches the envelope checks rather than 429s.
-const server = await startTestServer({ rateLimit: 0 });
+// No limits, so the fuzzer reaches the routes' own checks rather than 429s (test/abuse-limits.http.test.ts covers those).
+const server = await startTestServer({ rateLimit: 0, readRateLimit: 0, authFailureLimit: 0 });
 const account = await readyAccount(server);
 const started = Date.now();
 const figures = await runFuzz(server.url, { apiKey: account.apiKey, connectorKey: account.connectorKey, conversationId: account.direct }, requests, seed);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { readyAccount, startTestServer, type TestServer } from './helpers.ts';
 import { runFuzz, type Keys } from './fuzz.ts';
 
-// A few hundred malformed requests per run; `pnpm --filter @switchboard/server fuzz` runs thousands.
+// A few hundred malformed requests per run; `pnpm fuzz` runs thousands, with the limits lifted.
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 const REQUESTS = 400;
 

@@ -185,7 +185,7 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
   let hostKills = 0;
   const downtimes: number[] = [];
   try {
-    server = await RestartableServer.start({ SWITCHBOARD_RATE_LIMIT: '0', SWITCHBOARD_LEASE_TTL_MS: String(leaseTtlMs) }, dataDir);
+    server = await RestartableServer.start({ SWITCHBOARD_RATE_LIMIT: '0', SWITCHBOARD_READ_RATE_LIMIT: '0', SWITCHBOARD_LEASE_TTL_MS: String(leaseTtlMs) }, dataDir);
     const live = server;
     const account = await live.current.account(`crash-${tag}`);
     const hostId = `crash-${tag}-a`;
