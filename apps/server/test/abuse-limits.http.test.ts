@@ -117,13 +117,16 @@ describe('failed authentication: 20 per client address in any 60 seconds ("auth"
     try {
       const a = await readyAccount(s);
       const start = clock.time;
-      // Failures on any route count alike: command POSTs, reads, the connector protocol.
+      // Failures on any public route count alike: command POSTs and reads (a connector key on the
+      // public API is of the wrong kind). The connector protocol is exempt: never counted.
+      const lease = () => fetch(`${s.url}/v1/connector/lease`, { method: 'POST', headers: { authorization: `Bearer ${a.apiKey}`, 'content-type': 'application/json' }, body: '{}' });
+      for (let i = 0; i < 25; i++) expect((await lease()).status).toBe(401);
       for (let i = 0; i < 20; i++) {
         const res = i % 3 === 0
           ? await postCommand(s.url, `sb_wrong${i}`, 'message.send', {})
           : i % 3 === 1
             ? await fetch(`${s.url}/v1/conversations`, { headers: { authorization: `Bearer sb_wrong${i}` } })
-            : await fetch(`${s.url}/v1/connector/lease`, { method: 'POST', headers: { authorization: `Bearer ${a.apiKey}`, 'content-type': 'application/json' }, body: '{}' });
+            : await fetch(`${s.url}/v1/conversations`, { headers: { authorization: `Bearer ${a.connectorKey}` } });
         expect(res.status, String(i)).toBe(401);
         expect(res.headers.get('www-authenticate')).toBe('Bearer');
         clock.advance(100);
@@ -142,8 +145,14 @@ describe('failed authentication: 20 per client address in any 60 seconds ("auth"
       const rightRead = await fetch(`${s.url}/v1/conversations`, { headers: { authorization: `Bearer ${a.apiKey}` } });
       expect(rightRead.status).toBe(429);
       expectSpecResponse('/v1/conversations', 'get', 429, await rightRead.json(), rightRead.headers);
-      const connector = await fetch(`${s.url}/v1/connector/lease`, { method: 'POST', headers: { authorization: `Bearer ${a.connectorKey}`, 'content-type': 'application/json' }, body: '{}' });
-      expect(connector.status).toBe(429);
+      // A connector host on the same address keeps working: it settles, so commands never stay queued.
+      const settle = await fetch(`${s.url}/v1/connector/settlements`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${a.connectorKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ epoch: a.host.epoch, commandId: '01900000-0000-7000-8000-000000000001', status: 'succeeded', errorCode: null }),
+      });
+      expect(settle.status).toBe(404);
+      expect((await lease()).status).toBe(401);
 
       // No credential guesses nothing: the seed's 401, never counted, never 429.
       const none = await postCommand(s.url, '', 'message.send', {}, { authorization: '' });

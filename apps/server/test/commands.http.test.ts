@@ -91,8 +91,19 @@ describe('method and type', () => {
     }
   });
 
-  it('answers GET of a segment that is not a commandId with 404 command_not_found', async () => {
-    for (const segment of ['message.send', 'not-a-uuid', 'nope']) {
+  it('answers GET of a command type with 405 and Allow: POST, as every method but POST there', async () => {
+    for (const type of ['message.send', 'group.update']) {
+      const res = await fetch(`${server.url}/v1/commands/${type}`, { headers: headers(acct.apiKey) });
+      expect(res.status, type).toBe(405);
+      expect(res.headers.get('allow')).toBe('POST');
+      const body = (await res.json() as any);
+      expect(body.error).toBe('method_not_allowed');
+      expectSpecResponse('/v1/commands/{commandId}', 'get', 405, body, res.headers);
+    }
+  });
+
+  it('answers GET of a segment that is neither a command type nor a commandId with 404 command_not_found', async () => {
+    for (const segment of ['not-a-uuid', 'nope', 'message.sendx']) {
       const res = await fetch(`${server.url}/v1/commands/${segment}`, { headers: headers(acct.apiKey) });
       expect(res.status, segment).toBe(404);
       const body = (await res.json() as any);

@@ -19,7 +19,9 @@ export type CredentialCheck =
 export async function checkCredential(services: Services, header: string | undefined, kind: CredentialKind, address: string | undefined): Promise<CredentialCheck> {
   const token = bearerToken(header);
   if (!token) return { ok: false, status: 401, message: 'send Authorization: Bearer <API_KEY>' };
-  const { authFailures, clock } = services;
+  // The connector protocol is exempt (specs/openapi/connector.yaml): a host must never be locked out.
+  const authFailures = kind === 'account' ? services.authFailures : null;
+  const { clock } = services;
   const now = clock.now();
   const key = address ?? '';
   if (authFailures) {

@@ -1,14 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { commandTypes } from '@switchboard/contracts';
 import type { Services } from '../services.ts';
 import { sendError } from './errors.ts';
-import { authenticateRead } from './auth.ts';
+import { authenticate, authenticateRead } from './auth.ts';
 import { sendCommand } from './read.ts';
 import { isUuid } from '../clock.ts';
 
+const TYPES: ReadonlySet<string> = new Set(commandTypes);
 
 /**
- * GET /v1/commands/{commandId}, after authentication. A segment that is not a UUID names no
- * command, so it is 404 like an unknown one. Every other method is served by command-endpoint.ts.
+ * GET /v1/commands/{commandId}, after authentication. GET of a command type is 405 like every
+ * method but POST there; any other segment that is not a UUID names no command, so it is 404
+ * like an unknown one. Every other method is served by command-endpoint.ts.
  */
 export function registerCommandRoutes(app: FastifyInstance, services: Services): void {
   app.route({
@@ -16,9 +19,15 @@ export function registerCommandRoutes(app: FastifyInstance, services: Services):
     url: '/v1/commands/*',
     exposeHeadRoute: false,
     handler: async (request: FastifyRequest<{ Params: { '*': string } }>, reply) => {
+      const id = request.params['*'];
+      // A command type's path takes POST only (the seed's 405, after 401; not a read, so not read-limited).
+      if (TYPES.has(id)) {
+        if (!(await authenticate(services, request, reply, 'account'))) return reply;
+        return sendError(reply.header('allow', 'POST'), 405, 'method_not_allowed', 'the command endpoint accepts POST only');
+      }
       const account = await authenticateRead(services, request, reply);
       if (!account) return reply;
-      const id = request.params['*'];
+      // Any other segment that is not a UUID names no command.
       if (!isUuid(id)) return sendError(reply, 404, 'command_not_found', 'no such command');
       return sendCommand(services, account, id.toLowerCase(), reply);
     },

@@ -177,9 +177,9 @@ export interface paths {
         };
         /**
          * A command's current status and settlement
-         * @description A segment that is not a UUID (a command type, say) names no command: 404
-         *     `command_not_found`, like an unknown commandId. A read is answered as a read. 405 is no
-         *     longer answered here; it stays listed so clients written against it keep building.
+         * @description A command type's path takes POST only: GET of it is 405 `method_not_allowed` with
+         *     `Allow: POST`, as the seed has every method but POST there. Any other segment that is not
+         *     a UUID names no command: 404 `command_not_found`, like an unknown commandId.
          */
         get: operations["getCommand"];
         /**
