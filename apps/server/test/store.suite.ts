@@ -247,6 +247,23 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         expect(await store.readEvents(a.id, 0, 10)).toHaveLength(4);
       });
 
+      it('a re-reported batch of group changes made by commands applies once, in any order of repeats', async () => {
+        const a = await account();
+        await report(a.id, [appeared('g', { name: 'Start', participants: ['a@example.com'] })]);
+        const batch: PlatformEvent[] = [
+          { type: 'group.renamed', conversationExternalId: 'g', name: 'A', commandId: newId() },
+          { type: 'group.renamed', conversationExternalId: 'g', name: 'B', commandId: newId() },
+          { type: 'group.participants_changed', conversationExternalId: 'g', added: ['b@example.com'], removed: [], participants: ['a@example.com', 'b@example.com'], commandId: newId() },
+          { type: 'group.participants_changed', conversationExternalId: 'g', added: [], removed: ['a@example.com'], participants: ['b@example.com'], commandId: newId() },
+        ];
+        const first = await report(a.id, batch);
+        expect(first.ok && first.events).toHaveLength(4);
+        expect(await report(a.id, batch)).toEqual({ ok: true, recorded: 4, events: [] });
+        expect(await report(a.id, batch.slice(1))).toEqual({ ok: true, recorded: 3, events: [] });
+        expect(await store.findConversationByExternalId(a.id, 'g')).toMatchObject({ name: 'B', participants: ['b@example.com'], membershipVersion: 2 });
+        expect(await store.readEvents(a.id, 0, 10)).toHaveLength(5);
+      });
+
       it('a message is recorded once per conversation, messageExternalId and type', async () => {
         const a = await account();
         await report(a.id, [appeared('dm', { conversationKind: 'direct' }), appeared('other', { conversationKind: 'direct' })]);

@@ -414,14 +414,19 @@ export class SqliteStore implements Store {
     const row = byExternalId(event.conversationExternalId);
     if (!row) throw new UnknownConversation(event.conversationExternalId);
     const current = conversation(row);
+    // A message is itself by its id; a group change by the command that made it. A change the
+    // platform made on its own has no identity: it applies when it changes something.
+    const identity = 'messageExternalId' in event ? event.messageExternalId : event.commandId ? `command:${event.commandId}` : null;
+    if (identity !== null) {
+      const { changes } = this.sql(
+        'INSERT INTO platform_records (account_id, conversation_id, type, identity, recorded_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+      ).run(accountId, current.id, event.type, identity, at);
+      if (Number(changes) === 0) return [];
+    }
     switch (event.type) {
       case 'message.received':
-      case 'message.sent': {
-        const { changes } = this.sql(
-          'INSERT INTO platform_messages (account_id, conversation_id, message_external_id, type, recorded_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
-        ).run(accountId, current.id, event.messageExternalId, event.type, at);
-        return Number(changes) === 0 ? [] : [view(event, current)];
-      }
+      case 'message.sent':
+        return [view(event, current)];
       case 'group.renamed': {
         if (current.name === event.name) return [];
         this.sql('UPDATE conversations SET name = ? WHERE id = ?').run(event.name, current.id);
@@ -484,8 +489,8 @@ export class SqliteStore implements Store {
         `UPDATE accounts SET events_purged_through = MAX(events_purged_through,
            COALESCE((SELECT MAX(id) FROM events WHERE events.account_id = accounts.id AND time < ?), 0))`,
       ).run(olderThan);
-      // A platform message is remembered as long as its stream event: a re-report later than that is not expected.
-      this.sql('DELETE FROM platform_messages WHERE recorded_at < ?').run(olderThan);
+      // A platform record is kept as long as its stream event: a re-report later than that is not expected.
+      this.sql('DELETE FROM platform_records WHERE recorded_at < ?').run(olderThan);
       return Number(this.sql('DELETE FROM events WHERE time < ?').run(olderThan).changes);
     });
   }

@@ -122,8 +122,9 @@ export interface paths {
          *     transaction with the stream events it implies. Reporting is idempotent, so a host
          *     re-reports a batch whose answer it lost (or that an earlier holder may have reported)
          *     without fear: a conversation already known, a message already recorded (same conversation,
-         *     `messageExternalId` and type), a name the group already has, or the membership it already
-         *     has add no stream event.
+         *     `messageExternalId` and type), a group change already recorded for the command that made it
+         *     (same conversation, type and `commandId`), and a change without a `commandId` that changes
+         *     nothing (a name the group already has, the membership it already has) add no stream event.
          */
         post: operations["reportPlatformEvents"];
         delete?: never;
