@@ -47,6 +47,9 @@ interface CommandJob {
   execution: Execution | null;
 }
 
+/** The most a dispatch poll lists in `holding` (specs/openapi/connector.yaml). */
+const MAX_HOLDING = 1_000;
+
 /** Commands for one conversation run in dispatch order; commands with nothing in common run side by side. */
 function laneOf(command: DispatchedCommand): string {
   const { target } = command;
@@ -133,7 +136,7 @@ export class ConnectorHost {
       if (signal.aborted) break;
       let answer;
       try {
-        answer = await client.dispatch(epoch, maxInFlight - this.lanes.outstanding, [...session.holding], dispatchWaitMs, signal);
+        answer = await client.dispatch(epoch, maxInFlight - this.lanes.outstanding, [...session.holding].slice(-MAX_HOLDING), dispatchWaitMs, signal);
       } catch (error) {
         if (signal.aborted) break;
         this.log.warn({ err: error, epoch }, 'dispatch poll failed; retrying');
@@ -150,11 +153,14 @@ export class ConnectorHost {
         continue;
       }
       failures = 0;
-      for (const raw of answer.body.commands) this.accept(session, raw);
+      const accepted = answer.body.commands.filter((raw) => this.accept(session, raw)).length;
+      // Only commands it already holds (past what a poll can list): wait, or this would be a busy loop.
+      if (answer.body.commands.length > 0 && accepted === 0) await pause(1_000, signal);
     }
   }
 
-  private accept(session: EpochSession, raw: unknown): void {
+  /** Starts a dispatched command; false when it is held already or not understood. */
+  private accept(session: EpochSession, raw: unknown): boolean {
     const parsed = connectorSchemas.zDispatchedCommand.safeParse(raw);
     if (!parsed.success) {
       // The server only dispatches what it stored; this is a protocol mismatch, worth a loud log.
@@ -162,10 +168,10 @@ export class ConnectorHost {
       // Held, or every poll of this epoch would hand it out again.
       const id = (raw as { commandId?: unknown } | null)?.commandId;
       if (typeof id === 'string') session.holding.add(id);
-      return;
+      return false;
     }
     const command = parsed.data;
-    if (session.holding.has(command.commandId)) return;
+    if (session.holding.has(command.commandId)) return false;
     session.holding.add(command.commandId);
     const log = this.log.child({ commandId: command.commandId, type: command.type, routingPath: command.routingPath, logicalActionId: command.logicalActionId, epoch: session.lease.epoch });
     const job: CommandJob = { session, command, log, started: performance.now(), execution: null };
@@ -174,6 +180,12 @@ export class ConnectorHost {
       () => this.report(job),
       () => this.settle(job),
     ]);
+    return true;
+  }
+
+  /** A command whose report or settlement failed while the lease lives: the next poll hands it out again. */
+  private release(job: CommandJob): void {
+    if (!job.session.ended.aborted) job.session.holding.delete(job.command.commandId);
   }
 
   /** Stage 1: on the platform, in the conversation's dispatch order. */
@@ -211,7 +223,8 @@ export class ConnectorHost {
       }
     } catch (error) {
       job.execution = null;
-      log.error({ err: error }, 'platform events not delivered; the next holder reports them with the settlement');
+      this.release(job);
+      log.error({ err: error }, 'platform events not delivered; they are reported again with the command');
     }
   }
 
@@ -232,7 +245,8 @@ export class ConnectorHost {
         log.warn({ error: settled, status: execution.status, errorCode: execution.errorCode }, 'settlement refused');
       }
     } catch (error) {
-      // Unsettled, the command goes to the next holder, which finds the action on the platform and settles it.
+      // Unsettled, the command is handed out again (to this epoch, or the next holder), finds the action on the platform and settles it.
+      this.release(job);
       log.error({ err: error }, error instanceof NetworkError ? 'settlement not delivered; the server is unreachable' : 'settlement failed');
     }
   }
