@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
+import { waitForMatch } from './wait.ts';
 
 const run = promisify(execFile);
 const root = resolve(import.meta.dirname, '../../..');
@@ -143,25 +144,9 @@ export class LogTail {
 
   /** Resolves with the first record (already printed or still to come) that matches. */
   waitFor(predicate: (record: LogRecord) => boolean, timeoutMs = 20_000, what = 'a matching log line'): Promise<LogRecord> {
-    return new Promise((resolvePromise, reject) => {
-      const check = () => {
-        const found = this.records.find(predicate);
-        if (!found) return;
-        done();
-        resolvePromise(found);
-      };
-      const timer = setTimeout(() => {
-        done();
-        reject(new Error(`no ${what} within ${timeoutMs} ms; last lines:\n${this.text.slice(-20).join('\n')}`));
-      }, timeoutMs);
-      const done = () => {
-        clearTimeout(timer);
-        this.waiters.delete(check);
-      };
-      this.waiters.add(check);
-      check();
-    });
+    return waitForMatch(() => this.records.find(predicate), this.waiters, timeoutMs, () => `no ${what} within ${timeoutMs} ms; last lines:\n${this.text.slice(-20).join('\n')}`);
   }
+
 }
 
 export interface HostProcess {
@@ -292,24 +277,7 @@ export async function openEventStream(url: string, apiKey: string, after = '0'):
       listeners.push(listener);
     },
     waitFor(predicate, timeoutMs = 20_000, what = 'a matching event') {
-      return new Promise((resolvePromise, reject) => {
-        const check = () => {
-          const found = events.find(predicate);
-          if (!found) return;
-          done();
-          resolvePromise(found);
-        };
-        const timer = setTimeout(() => {
-          done();
-          reject(new Error(`no ${what} on the stream within ${timeoutMs} ms; last events:\n${events.slice(-10).map((e) => JSON.stringify(e)).join('\n')}`));
-        }, timeoutMs);
-        const done = () => {
-          clearTimeout(timer);
-          waiters.delete(check);
-        };
-        waiters.add(check);
-        check();
-      });
+      return waitForMatch(() => events.find(predicate), waiters, timeoutMs, () => `no ${what} on the stream within ${timeoutMs} ms; last events:\n${events.slice(-10).map((e) => JSON.stringify(e)).join('\n')}`);
     },
     close() {
       abort.abort();

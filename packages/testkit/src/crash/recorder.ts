@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { waitForMatch } from '../wait.ts';
 
 /** One stream event as the subscriber saw it: its type and its data, serialised for comparison. */
 export interface SeenEvent {
@@ -69,27 +70,11 @@ export class StreamRecorder {
 
   /** Resolves with the first event (already seen or still to come) that matches. */
   waitFor(predicate: (event: SeenEvent, id: string) => boolean, timeoutMs: number, what: string): Promise<{ id: string; event: SeenEvent }> {
-    return new Promise((resolvePromise, reject) => {
-      const check = () => {
-        for (const [id, event] of this.seen) {
-          if (predicate(event, id)) {
-            done();
-            resolvePromise({ id, event });
-            return;
-          }
-        }
-      };
-      const timer = setTimeout(() => {
-        done();
-        reject(new Error(`no ${what} on the stream within ${timeoutMs} ms`));
-      }, timeoutMs);
-      const done = () => {
-        clearTimeout(timer);
-        this.waiters.delete(check);
-      };
-      this.waiters.add(check);
-      check();
-    });
+    const find = () => {
+      for (const [id, event] of this.seen) if (predicate(event, id)) return { id, event };
+      return undefined;
+    };
+    return waitForMatch(find, this.waiters, timeoutMs, () => `no ${what} on the stream within ${timeoutMs} ms`);
   }
 
   private async run(): Promise<void> {
