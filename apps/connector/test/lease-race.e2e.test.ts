@@ -79,10 +79,12 @@ test(`${HOSTS} hosts racing for one account's lease: exactly one holder per epoc
   });
   await Promise.all(race);
 
-  expect(grants).toHaveLength(HOSTS);
+  // Every host won. On a loaded machine a winner can miss its renewals within the 150 ms TTL, lose
+  // the lease and win it again later: more grants than hosts, each still its own epoch.
+  expect(grants.length).toBeGreaterThanOrEqual(HOSTS);
   expect(new Set(grants.map((g) => g.hostId)).size).toBe(HOSTS);
   // One holder per epoch, epochs granted in increasing order.
-  expect(new Set(grants.map((g) => g.epoch)).size).toBe(HOSTS);
+  expect(new Set(grants.map((g) => g.epoch)).size).toBe(grants.length);
   const byStart = [...grants].sort((a, b) => a.start - b.start);
   for (let i = 1; i < byStart.length; i++) {
     const previous = byStart[i - 1]!;
