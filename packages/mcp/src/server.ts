@@ -1,0 +1,27 @@
+import { readFileSync } from 'node:fs';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Config } from './config.ts';
+import type { Context } from './context.ts';
+import { registerCommandTools } from './tools/commands.ts';
+import { registerReadTools } from './tools/reads.ts';
+import { registerRecipeTool } from './tools/recipe.ts';
+
+// package.json sits one level above both src/ and dist/.
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+export const serverInfo = { name: 'switchboard', version };
+
+const instructions = [
+  'Switchboard acts on a messaging account through commands. A command answered "queued" is accepted, not done: it settles later as succeeded or failed with a settlement code (wait: true, or command_status).',
+  'Agent-turn tools (message_send, reaction_tapback, reaction_apply, name_photo_share) are safe to call again: a repeat is adopted, not sent twice.',
+  'Admin tools (message_send_to_new_contact, group_create, group_update, group_leave) are not: a repeat acts again.',
+  'To hold a conversation: recent_messages, then wait_for_message with the cursor, reply with message_send, and wait again from the message\'s eventId.',
+].join(' ');
+
+/** One MCP server with every Switchboard tool, over the shared context. */
+export function createServer(config: Config, ctx: Context): McpServer {
+  const server = new McpServer(serverInfo, { instructions });
+  registerCommandTools(server, ctx, config.idempotencyWindowMs);
+  registerRecipeTool(server, ctx);
+  registerReadTools(server, ctx);
+  return server;
+}

@@ -1,0 +1,216 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import * as z from 'zod';
+import { schemas } from '@switchboard/contracts';
+import { routingPathOf, type Acknowledgement, type CommandType, type SwitchboardClient } from '@switchboard/sdk';
+import type { Context } from '../context.ts';
+import { ok } from '../results.ts';
+import { outcomeOf, waitInput } from './wait.ts';
+
+const conversationId = schemas.zConversationTarget.shape.conversationId.describe('The conversation (a UUID from list_conversations, recent_messages or wait_for_message).');
+
+const idempotencyKey = schemas.zIdempotencyKey
+  .optional()
+  .describe('Optional. Your own Idempotency-Key instead of the one derived from this call (e.g. "reply-" plus the messageExternalId you answer): calls with the same key send once.');
+
+type Target = { kind: 'conversation'; conversationId: string } | { kind: 'recipient'; recipientExternalId: string } | { kind: 'participants'; participantExternalIds: string[] };
+
+interface CommandTool {
+  name: string;
+  type: CommandType;
+  title: string;
+  description: (windowMinutes: number) => string;
+  /** The target's fields, from the contracts. */
+  target: z.ZodRawShape;
+  /** The payload, from the contracts. */
+  payload: z.ZodType;
+  toTarget(args: Record<string, unknown>): Target;
+  send(client: SwitchboardClient, body: { target: Target; payload: unknown }, idempotencyKey: string | undefined): Promise<Acknowledgement>;
+}
+
+const inConversation = (args: Record<string, unknown>): Target => ({ kind: 'conversation', conversationId: args.conversationId as string });
+
+const ADMIN_NOTE = 'not idempotent: the admin path ignores Idempotency-Key, so calling this again does it again';
+const retryNote = (minutes: number) =>
+  `Safe to call again: the call carries an Idempotency-Key derived from this tool call (tool, target, payload) for ${minutes} minutes, so a repeat with the same arguments answers disposition "adopted" with the first command instead of acting twice.`;
+const settleNote =
+  'An answer of status "queued" means accepted, not done: pass wait: true to wait (bounded by timeoutMs) for the settlement: succeeded, or failed with a settlement code and its meaning.';
+
+// The SDK's public methods carry the exact request types; the tool's input was checked against
+// the same contracts' schemas by the MCP server before the call.
+type AnyBody = never;
+
+export const commandTools: CommandTool[] = [
+  {
+    name: 'message_send',
+    type: 'message.send',
+    title: 'Send a message into a conversation',
+    description: (m) =>
+      [
+        'Send a message into an existing conversation, direct or group (message.send with a conversation target: the agent-turn path).',
+        'payload is plain text {text} with no `kind`, or a rich kind: rich_text {text, subject?, effect?, replyToMessageExternalId?}, rich_link {url}, poll {question, options: 2-12}.',
+        'attachment and sticker need a transferId that nothing produces: they settle failed transfer_unavailable.',
+        retryNote(m),
+        'To send identical content again on purpose within that window, pass your own idempotencyKey.',
+        settleNote,
+        'For someone the account has no conversation with: send_rich_to_new_contact (rich content) or message_send_to_new_contact (plain text).',
+      ].join(' '),
+    target: { conversationId },
+    payload: schemas.zMessageSendPayload,
+    toTarget: inConversation,
+    send: (client, body, key) => client.sendMessage(body as AnyBody, key === undefined ? {} : { idempotencyKey: key }),
+  },
+  {
+    name: 'message_send_to_new_contact',
+    type: 'message.send',
+    title: 'Send plain text to a new contact',
+    description: () =>
+      [
+        'Start a conversation with someone the account has no conversation with (message.send with a recipient target: the admin path).',
+        'PLAIN TEXT ONLY: the service forwards payload.text and silently drops every other key (a rich_text effect is lost, with no error). For rich content to a new contact use send_rich_to_new_contact.',
+        'NOT idempotent: the admin path ignores Idempotency-Key, so calling this again sends a second message. After an error or a timeout, look with list_conversations or recent_messages before calling again.',
+        'Once the send settles, the new conversation is listed by list_conversations and can take message_send.',
+        settleNote,
+      ].join(' '),
+    target: { recipientExternalId: schemas.zRecipientTarget.shape.recipientExternalId.describe('The person: a phone number (E.164, e.g. +14155550142) or an email address.') },
+    payload: schemas.zRecipientSendPayload,
+    toTarget: (args) => ({ kind: 'recipient', recipientExternalId: args.recipientExternalId as string }),
+    send: (client, body) => client.sendMessage(body as AnyBody),
+  },
+  {
+    name: 'reaction_tapback',
+    type: 'reaction.tapback',
+    title: 'React to a message with a tapback',
+    description: (m) =>
+      [
+        'React with a tapback to any message, in a direct conversation or a group (reaction.tapback: the agent-turn path).',
+        'messageExternalId is the message\'s id from recent_messages or wait_for_message; an unknown one settles failed no_message_to_react_to. remove: true takes the tapback back.',
+        retryNote(m),
+        settleNote,
+      ].join(' '),
+    target: { conversationId },
+    payload: schemas.zReactionTapbackPayload,
+    toTarget: inConversation,
+    send: (client, body, key) => client.applyTapback(body as AnyBody, key === undefined ? {} : { idempotencyKey: key }),
+  },
+  {
+    name: 'reaction_apply',
+    type: 'reaction.apply',
+    title: 'React to the newest incoming message of a DM',
+    description: (m) =>
+      [
+        'React with a tapback to the newest incoming message of a direct conversation (reaction.apply: the agent-turn path).',
+        'Aimed at a group it settles failed direct_conversation_required; with no incoming message, no_message_to_react_to. To react to a specific message or in a group, use reaction_tapback.',
+        retryNote(m),
+        settleNote,
+      ].join(' '),
+    target: { conversationId },
+    payload: schemas.zReactionApplyPayload,
+    toTarget: inConversation,
+    send: (client, body, key) => client.applyReaction(body as AnyBody, key === undefined ? {} : { idempotencyKey: key }),
+  },
+  {
+    name: 'name_photo_share',
+    type: 'name_photo.share',
+    title: "Share the account's contact card",
+    description: (m) =>
+      [
+        "Offer the account's own contact card (name and photo) in a direct conversation (name_photo.share: the agent-turn path). payload is {}.",
+        'Aimed at a group it settles failed direct_conversation_required.',
+        retryNote(m),
+        settleNote,
+      ].join(' '),
+    target: { conversationId },
+    payload: schemas.zNamePhotoSharePayload,
+    toTarget: inConversation,
+    send: (client, body, key) => client.shareNamePhoto(body as AnyBody, key === undefined ? {} : { idempotencyKey: key }),
+  },
+  {
+    name: 'group_create',
+    type: 'group.create',
+    title: 'Start a group chat',
+    description: () =>
+      [
+        'Start a group chat with participantExternalIds (1-32 phone numbers or email addresses). payload.text is the group\'s first message; payload.name is optional (group.create: the admin path).',
+        'NOT safe to retry: the admin path ignores Idempotency-Key, so calling this again creates a second group. After an error or a timeout, look with list_conversations before calling again.',
+        'Once it settles, the group is listed by list_conversations.',
+        settleNote,
+      ].join(' '),
+    target: { participantExternalIds: schemas.zParticipantsTarget.shape.participantExternalIds.describe('The members besides the account: phone numbers or email addresses.') },
+    payload: schemas.zGroupCreatePayload,
+    toTarget: (args) => ({ kind: 'participants', participantExternalIds: args.participantExternalIds as string[] }),
+    send: (client, body) => client.createGroup(body as AnyBody),
+  },
+  {
+    name: 'group_update',
+    type: 'group.update',
+    title: 'Rename a group or change its members',
+    description: () =>
+      [
+        'Change a group conversation (group.update: the admin path). payload.action is rename {name}, add_participant {participantExternalId} or remove_participant {participantExternalId}; set_photo needs a transferId nothing produces (settles transfer_unavailable).',
+        'Aimed at a direct conversation it fails with group_command_requires_group_conversation.',
+        'NOT safe to retry: the admin path ignores Idempotency-Key, so calling this again applies the change again.',
+        'After add_participant the group\'s membership changed: commands to it settle failed stale_target until a new message arrives in the group (wait_for_message).',
+        'remove_participant may stall on connector hosts at operating system major version 26 and then settle failed (group_update_unverified): see osMajorVersion in capabilities, and do not depend on it.',
+        settleNote,
+      ].join(' '),
+    target: { conversationId: conversationId.describe('The group conversation (a UUID).') },
+    payload: schemas.zGroupUpdatePayload,
+    toTarget: inConversation,
+    send: (client, body) => client.updateGroup(body as AnyBody),
+  },
+  {
+    name: 'group_leave',
+    type: 'group.leave',
+    title: 'Leave a group',
+    description: () =>
+      [
+        'Leave a group conversation (group.leave: the admin path). payload is {}.',
+        'Not idempotent: the admin path ignores Idempotency-Key; after leaving, commands to the group settle failed invalid_target.',
+        settleNote,
+      ].join(' '),
+    target: { conversationId: conversationId.describe('The group conversation (a UUID).') },
+    payload: schemas.zGroupLeavePayload,
+    toTarget: inConversation,
+    send: (client, body) => client.leaveGroup(body as AnyBody),
+  },
+];
+
+/** The input schema of a command tool: its target's fields, the contracts' payload, the wait, and on the agent-turn path the key. */
+export function inputOf(tool: CommandTool): z.ZodObject {
+  return z.strictObject({ ...tool.target, payload: tool.payload, ...waitInput, ...(isAgentTurn(tool) ? { idempotencyKey } : {}) });
+}
+
+function isAgentTurn(tool: CommandTool): boolean {
+  return routingPathOf(tool.type, tool.toTarget({})) === 'agent-turn';
+}
+
+export function registerCommandTools(server: McpServer, ctx: Context, windowMs: number): void {
+  const minutes = Math.round(windowMs / 60_000);
+  for (const tool of commandTools) {
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description(minutes),
+        inputSchema: inputOf(tool),
+        annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true, idempotentHint: isAgentTurn(tool) },
+      },
+      (args: Record<string, unknown>) =>
+        ctx.run(async () => {
+          const target = tool.toTarget(args);
+          const body = { target, payload: args.payload };
+          const path = routingPathOf(tool.type, target);
+          const key = path === 'agent-turn' ? ((args.idempotencyKey as string | undefined) ?? ctx.keys.keyOf(tool.name, body)) : undefined;
+          const ack = await tool.send(ctx.client, body, key);
+          const outcome = await outcomeOf(ctx.client, ack, args.wait as boolean | undefined, args.timeoutMs as number | undefined);
+          return ok({
+            commandId: ack.commandId,
+            disposition: ack.disposition,
+            routingPath: path,
+            ...(key === undefined ? { idempotent: false, note: ADMIN_NOTE } : { idempotent: true, idempotencyKey: key }),
+            ...outcome,
+          });
+        }),
+    );
+  }
+}
