@@ -1,15 +1,18 @@
-// Usage: node size.ts <entry.js> <budget bytes>. Bundles the entry as a browser app would (its
-// dependencies included, minified, code-split) and fails when what loads up front, gzipped, is
-// over the budget. Chunks reached only through import() load on first use and are reported
-// apart. The bundle targets the neutral platform, so a Node built-in reaching it fails the build.
+// Usage: node size.ts <entry.js> <budget bytes> [node]. Bundles the entry as a browser app would
+// (its dependencies included, minified, code-split) and fails when what loads up front, gzipped,
+// is over the budget. Chunks reached only through import() load on first use and are reported
+// apart. The bundle targets the neutral platform, so a Node built-in reaching it fails the build;
+// with `node` (a package that only runs on Node, such as the MCP server) it targets Node and
+// leaves the built-ins out.
 import { gzipSync } from 'node:zlib';
 import { resolve } from 'node:path';
 import { styleText } from 'node:util';
 import { build } from 'esbuild';
 
-const [entry, budgetArg] = process.argv.slice(2);
+const [entry, budgetArg, platformArg] = process.argv.slice(2);
+const platform = platformArg === 'node' ? 'node' : 'neutral';
 const budget = Number(budgetArg);
-if (!entry || !Number.isInteger(budget) || budget <= 0) throw new Error('usage: node size.ts <entry.js> <budget bytes>');
+if (!entry || !Number.isInteger(budget) || budget <= 0 || (platformArg !== undefined && platformArg !== 'node')) throw new Error('usage: node size.ts <entry.js> <budget bytes> [node]');
 
 const outdir = resolve('.size');
 const result = await build({
@@ -18,7 +21,7 @@ const result = await build({
   minify: true,
   splitting: true,
   format: 'esm',
-  platform: 'neutral',
+  platform,
   mainFields: ['module', 'main'],
   target: 'es2022',
   outdir,
