@@ -2,14 +2,18 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { SwitchboardClient } from '@switchboard/sdk';
 import type { Config } from './config.ts';
 import { TurnKeys } from './idempotency.ts';
+import { log } from './log.ts';
 import { errorResult } from './results.ts';
 
 /** What every tool shares: one client for the account, and the Idempotency-Keys handed out. */
 export interface Context {
   client: SwitchboardClient;
   keys: TurnKeys;
-  /** Runs a tool body: an exception becomes a tool error, and the API key never leaves in a result. */
-  run(body: () => Promise<CallToolResult>): Promise<CallToolResult>;
+  /**
+   * Runs a tool body: an exception becomes a tool error, the API key never leaves in a result,
+   * and one log line records the call (tool, duration, command id, error code).
+   */
+  run(tool: string, body: () => Promise<CallToolResult>): Promise<CallToolResult>;
 }
 
 export function createContext(config: Config, options: { fetch?: (request: Request) => Promise<Response> } = {}): Context {
@@ -28,12 +32,17 @@ export function createContext(config: Config, options: { fetch?: (request: Reque
   return {
     client,
     keys: new TurnKeys(config.idempotencyWindowMs),
-    async run(body) {
+    async run(tool, body) {
+      const started = performance.now();
+      let result: CallToolResult;
       try {
-        return redact(await body());
+        result = redact(await body());
       } catch (error) {
-        return redact(errorResult(error));
+        result = redact(errorResult(error));
       }
+      const { commandId, error } = (result.structuredContent ?? {}) as { commandId?: unknown; error?: unknown };
+      log('tool call', { tool, ms: Math.round(performance.now() - started), ...(typeof commandId === 'string' ? { commandId } : {}), ...(result.isError ? { error } : {}) });
+      return result;
     },
   };
 }

@@ -3,5 +3,6 @@
  * what they chose to log; the configuration, and with it the API key, is never passed.
  */
 export function log(msg: string, fields: Record<string, unknown> = {}): void {
+  if (process.env.SWITCHBOARD_LOG_LEVEL === 'silent') return;
   process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), msg, ...fields })}\n`);
 }

@@ -1,7 +1,20 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
 import { schemas } from '@switchboard/contracts';
-import { routingPathOf, type Acknowledgement, type CommandType, type SwitchboardClient } from '@switchboard/sdk';
+import {
+  routingPathOf,
+  type Acknowledgement,
+  type CommandType,
+  type GroupCreateRequest,
+  type GroupLeaveRequest,
+  type GroupUpdateRequest,
+  type NamePhotoShareRequest,
+  type ReactionRequest,
+  type SendToConversation,
+  type SendToRecipient,
+  type SwitchboardClient,
+  type TapbackRequest,
+} from '@switchboard/sdk';
 import type { Context } from '../context.ts';
 import { ok } from '../results.ts';
 import { outcomeOf, waitInput } from './wait.ts';
@@ -35,9 +48,8 @@ const retryNote = (minutes: number) =>
 const settleNote =
   'An answer of status "queued" means accepted, not done: pass wait: true to wait (bounded by timeoutMs) for the settlement: succeeded, or failed with a settlement code and its meaning.';
 
-// The SDK's public methods carry the exact request types; the tool's input was checked against
-// the same contracts' schemas by the MCP server before the call.
-type AnyBody = never;
+// The casts below name the SDK's request types: the MCP server checked the tool's input against
+// the same contracts' schemas before the call.
 
 export const commandTools: CommandTool[] = [
   {
@@ -57,7 +69,7 @@ export const commandTools: CommandTool[] = [
     target: { conversationId },
     payload: schemas.zMessageSendPayload,
     toTarget: inConversation,
-    send: (client, body, key) => client.sendMessage(body as AnyBody, key === undefined ? {} : { idempotencyKey: key }),
+    send: (client, body, key) => client.sendMessage(body as SendToConversation, key === undefined ? {} : { idempotencyKey: key }),
   },
   {
     name: 'message_send_to_new_contact',
@@ -74,7 +86,7 @@ export const commandTools: CommandTool[] = [
     target: { recipientExternalId: schemas.zRecipientTarget.shape.recipientExternalId.describe('The person: a phone number (E.164, e.g. +14155550142) or an email address.') },
     payload: schemas.zRecipientSendPayload,
     toTarget: (args) => ({ kind: 'recipient', recipientExternalId: args.recipientExternalId as string }),
-    send: (client, body) => client.sendMessage(body as AnyBody),
+    send: (client, body) => client.sendMessage(body as SendToRecipient),
   },
   {
     name: 'reaction_tapback',
@@ -90,7 +102,7 @@ export const commandTools: CommandTool[] = [
     target: { conversationId },
     payload: schemas.zReactionTapbackPayload,
     toTarget: inConversation,
-    send: (client, body, key) => client.applyTapback(body as AnyBody, key === undefined ? {} : { idempotencyKey: key }),
+    send: (client, body, key) => client.applyTapback(body as TapbackRequest, key === undefined ? {} : { idempotencyKey: key }),
   },
   {
     name: 'reaction_apply',
@@ -106,7 +118,7 @@ export const commandTools: CommandTool[] = [
     target: { conversationId },
     payload: schemas.zReactionApplyPayload,
     toTarget: inConversation,
-    send: (client, body, key) => client.applyReaction(body as AnyBody, key === undefined ? {} : { idempotencyKey: key }),
+    send: (client, body, key) => client.applyReaction(body as ReactionRequest, key === undefined ? {} : { idempotencyKey: key }),
   },
   {
     name: 'name_photo_share',
@@ -122,7 +134,7 @@ export const commandTools: CommandTool[] = [
     target: { conversationId },
     payload: schemas.zNamePhotoSharePayload,
     toTarget: inConversation,
-    send: (client, body, key) => client.shareNamePhoto(body as AnyBody, key === undefined ? {} : { idempotencyKey: key }),
+    send: (client, body, key) => client.shareNamePhoto(body as NamePhotoShareRequest, key === undefined ? {} : { idempotencyKey: key }),
   },
   {
     name: 'group_create',
@@ -138,7 +150,7 @@ export const commandTools: CommandTool[] = [
     target: { participantExternalIds: schemas.zParticipantsTarget.shape.participantExternalIds.describe('The members besides the account: phone numbers or email addresses.') },
     payload: schemas.zGroupCreatePayload,
     toTarget: (args) => ({ kind: 'participants', participantExternalIds: args.participantExternalIds as string[] }),
-    send: (client, body) => client.createGroup(body as AnyBody),
+    send: (client, body) => client.createGroup(body as GroupCreateRequest),
   },
   {
     name: 'group_update',
@@ -156,7 +168,7 @@ export const commandTools: CommandTool[] = [
     target: { conversationId: conversationId.describe('The group conversation (a UUID).') },
     payload: schemas.zGroupUpdatePayload,
     toTarget: inConversation,
-    send: (client, body) => client.updateGroup(body as AnyBody),
+    send: (client, body) => client.updateGroup(body as GroupUpdateRequest),
   },
   {
     name: 'group_leave',
@@ -171,7 +183,7 @@ export const commandTools: CommandTool[] = [
     target: { conversationId: conversationId.describe('The group conversation (a UUID).') },
     payload: schemas.zGroupLeavePayload,
     toTarget: inConversation,
-    send: (client, body) => client.leaveGroup(body as AnyBody),
+    send: (client, body) => client.leaveGroup(body as GroupLeaveRequest),
   },
 ];
 
@@ -196,7 +208,7 @@ export function registerCommandTools(server: McpServer, ctx: Context, windowMs: 
         annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true, idempotentHint: isAgentTurn(tool) },
       },
       (args: Record<string, unknown>) =>
-        ctx.run(async () => {
+        ctx.run(tool.name, async () => {
           const target = tool.toTarget(args);
           const body = { target, payload: args.payload };
           const path = routingPathOf(tool.type, target);

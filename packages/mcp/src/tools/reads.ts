@@ -38,7 +38,7 @@ export function registerReadTools(server: McpServer, ctx: Context): void {
       inputSchema: schemas.zListConversationsQuery.strict(),
       annotations: readOnly,
     },
-    (args) => ctx.run(async () => ok({ ...(await client.listConversations(args)) })),
+    (args) => ctx.run('list_conversations', async () => ok({ ...(await client.listConversations(args)) })),
   );
 
   server.registerTool(
@@ -57,7 +57,7 @@ export function registerReadTools(server: McpServer, ctx: Context): void {
       annotations: readOnly,
     },
     ({ conversationId, limit = 20 }) =>
-      ctx.run(async () => {
+      ctx.run('recent_messages', async () => {
         const conversation = await client.getConversation(conversationId);
         const found: StreamEvent[] = [];
         let cursor = '0';
@@ -90,7 +90,7 @@ export function registerReadTools(server: McpServer, ctx: Context): void {
       annotations: readOnly,
     },
     ({ commandId }) =>
-      ctx.run(async () => {
+      ctx.run('command_status', async () => {
         const command = await client.getCommand(commandId);
         return ok({ ...command, ...(command.errorCode ? { errorMeaning: settlementMeaning(command.errorCode) } : {}) });
       }),
@@ -104,7 +104,7 @@ export function registerReadTools(server: McpServer, ctx: Context): void {
         "What the account's live connector host declared: its capabilities (which rich kinds message_send may use, which group changes group_update may make) and osMajorVersion (26 means remove_participant stalls and fails). Fails with no_live_connector when no host holds a lease: commands would queue without being executed.",
       annotations: readOnly,
     },
-    () => ctx.run(async () => ok({ ...(await client.getCapabilities()) })),
+    () => ctx.run('capabilities', async () => ok({ ...(await client.getCapabilities()) })),
   );
 
   server.registerTool(
@@ -124,7 +124,7 @@ export function registerReadTools(server: McpServer, ctx: Context): void {
       annotations: readOnly,
     },
     ({ after, conversationId, timeoutMs: waitMs = waitBounds.default }, extra) =>
-      ctx.run(async () => {
+      ctx.run('wait_for_message', async () => {
         let cursor = after ?? (await streamHead(client));
         const stop = AbortSignal.any([AbortSignal.timeout(waitMs), extra.signal]);
         for await (const item of client.events({ after: cursor, signal: stop })) {

@@ -47,7 +47,7 @@ export function registerRecipeTool(server: McpServer, ctx: Context): void {
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true, idempotentHint: false },
     },
     (args) =>
-      ctx.run(async () => {
+      ctx.run('send_rich_to_new_contact', async () => {
         const payload = args.payload as RichPayload;
         const waitMs = args.timeoutMs ?? waitBounds.default;
         // Keyed on the person and the content: a repeat of this call adopts the first rich send.

@@ -295,6 +295,9 @@ describe('the API key', () => {
     expect(agent.answers.length).toBeGreaterThan(20);
     for (const answer of agent.answers) expect(answer).not.toContain(world.account.apiKey);
     expect(stderr.join('')).toContain('switchboard-mcp ready');
+    const calls = stderr.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>).filter((r) => r.msg === 'tool call');
+    expect(calls.find((r) => r.tool === 'message_send' && typeof r.commandId === 'string')).toBeDefined();
+    expect(calls.find((r) => r.tool === 'command_status' && r.error === 'command_not_found')).toBeDefined();
     expect(stderr.join('')).not.toContain(world.account.apiKey);
   });
 });

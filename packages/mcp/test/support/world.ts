@@ -28,7 +28,11 @@ export interface Answer {
 /** An MCP client and every answer it got (to check none leaks the API key). */
 export class Agent {
   readonly answers: string[] = [];
-  constructor(readonly client: Client) {}
+  readonly client: Client;
+
+  constructor(client: Client) {
+    this.client = client;
+  }
 
   async call(name: string, args: Record<string, unknown> = {}): Promise<Answer> {
     const result = (await this.client.callTool({ name, arguments: args })) as CallToolResult;
