@@ -15,7 +15,7 @@ describe('configuration from the environment', () => {
       url: 'http://127.0.0.1:7300',
       apiKey: 'sb_x',
       idempotencyWindowMs: 600_000,
-      http: { host: '127.0.0.1', port: 7310, token: undefined },
+      http: { host: '127.0.0.1', port: 7310, token: undefined, allowedHosts: [] },
     });
   });
 });

@@ -7,7 +7,7 @@ export interface Config {
   /** How long a repeated agent-turn tool call reuses its Idempotency-Key (ms). */
   idempotencyWindowMs: number;
   /** The streamable HTTP transport (`--http`). */
-  http: { host: string; port: number; token: string | undefined };
+  http: { host: string; port: number; token: string | undefined; allowedHosts: string[] };
 }
 
 export class ConfigError extends Error {
@@ -41,6 +41,11 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     url: url.replace(/\/+$/, ''),
     apiKey,
     idempotencyWindowMs,
-    http: { host: env.SWITCHBOARD_MCP_HOST || '127.0.0.1', port, token: env.SWITCHBOARD_MCP_HTTP_TOKEN || undefined },
+    http: {
+      host: env.SWITCHBOARD_MCP_HOST || '127.0.0.1',
+      port,
+      token: env.SWITCHBOARD_MCP_HTTP_TOKEN || undefined,
+      allowedHosts: (env.SWITCHBOARD_MCP_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
+    },
   };
 }

@@ -28,8 +28,8 @@ function authorized(req: IncomingMessage, token: string | undefined): boolean {
  * The streamable HTTP transport, stateless: each POST to /mcp gets its own MCP server and
  * transport over the shared context (one client, one memory of Idempotency-Keys). Anyone who
  * reaches the port acts with the account's API key, so it binds to loopback by default, checks
- * the Host header against DNS rebinding, and takes a bearer token when SWITCHBOARD_MCP_HTTP_TOKEN
- * is set.
+ * the Host header against DNS rebinding (its own address, loopback names and
+ * SWITCHBOARD_MCP_ALLOWED_HOSTS), and takes a bearer token when SWITCHBOARD_MCP_HTTP_TOKEN is set.
  */
 export async function startHttpServer(config: Config, ctx: Context): Promise<HttpServer> {
   let allowedHosts: string[] = [];
@@ -57,7 +57,7 @@ export async function startHttpServer(config: Config, ctx: Context): Promise<Htt
   });
   const { port } = http.address() as AddressInfo;
   const host = config.http.host.includes(':') ? `[${config.http.host}]` : config.http.host;
-  allowedHosts = [`${host}:${port}`, `localhost:${port}`, `127.0.0.1:${port}`];
+  allowedHosts = [`${host}:${port}`, `localhost:${port}`, `127.0.0.1:${port}`, ...config.http.allowedHosts];
   const url = `http://${host}:${port}/mcp`;
   log('switchboard-mcp listening', { url, transport: 'streamable-http', switchboard: config.url });
   return {

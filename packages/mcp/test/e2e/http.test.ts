@@ -3,10 +3,25 @@
  * live connector host, a wrong API key, the rate limit.
  */
 import { randomUUID } from 'node:crypto';
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorCatalog } from '@switchboard/contracts';
 import { removeDataDir, startServer, type ServerProcess } from '@switchboard/testkit';
 import { httpAgent, startWorld, type World } from '../support/world.ts';
+
+/** POSTs tools/list to the MCP endpoint with the given Host header (fetch cannot set one); the status. */
+function listToolsWithHost(endpoint: string, host: string): Promise<number> {
+  const url = new URL(endpoint);
+  return new Promise<number>((resolve, reject) => {
+    const headers = { host, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers }, (res) => {
+      res.resume();
+      resolve(res.statusCode!);
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
+  });
+}
 
 const catalogError = (code: keyof typeof errorCatalog) => ({ error: code, retry: errorCatalog[code].retry, meaning: errorCatalog[code].description, status: errorCatalog[code].status });
 
@@ -52,17 +67,16 @@ describe('streamable HTTP', () => {
   });
 
   it('refuses a Host header other than its own (DNS rebinding)', async () => {
-    const { request } = await import('node:http');
-    const url = new URL(session.http.url);
-    const status = await new Promise<number>((resolve, reject) => {
-      const req = request({ host: url.hostname, port: url.port, path: '/mcp', method: 'POST', headers: { host: 'evil.example:80', 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode!);
-      });
-      req.on('error', reject);
-      req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
-    });
-    expect(status).toBe(403);
+    expect(await listToolsWithHost(session.http.url, 'evil.example:80')).toBe(403);
+  });
+
+  it('accepts a Host header listed in SWITCHBOARD_MCP_ALLOWED_HOSTS', async () => {
+    const proxied = await httpAgent({ ...world.env, SWITCHBOARD_MCP_ALLOWED_HOSTS: 'mcp.internal:443' });
+    try {
+      expect(await listToolsWithHost(proxied.http.url, 'mcp.internal:443')).toBe(200);
+    } finally {
+      await proxied.close();
+    }
   });
 
   it('unauthenticated: a wrong API key is a tool error, not a crash', async () => {
