@@ -220,6 +220,16 @@ describe('settlement failures come back with their settlement code and its meani
       world.host.resume();
     }
   });
+
+  it('after add_participant, a send to the group settles stale_target until someone writes in it', async () => {
+    const added = await agent.ok('group_update', { conversationId: group, payload: { action: 'add_participant', participantExternalId: 'erin@example.com' }, wait: true });
+    expect(added).toMatchObject({ status: 'succeeded', idempotent: false });
+    const stale = await agent.ok('message_send', { conversationId: group, payload: { text: `stale ${randomUUID()}` }, wait: true });
+    expect(stale).toMatchObject({ status: 'failed', errorCode: 'stale_target', errorMeaning: settlementCatalog.stale_target.description });
+    const { cursor } = await agent.ok('wait_for_message', { timeoutMs: 1_000 });
+    await nextMessage(cursor, () => world.inject(['--from', '+14155550123', '--conversation', groupOnPlatform, '--text', 'welcome Erin']), group);
+    expect(await agent.ok('message_send', { conversationId: group, payload: { text: `fresh ${randomUUID()}` }, wait: true })).toMatchObject({ status: 'succeeded' });
+  });
 });
 
 describe('service errors come back as tool errors with the catalog code, message and retry guidance', () => {
