@@ -26,17 +26,34 @@ const env = { ...process.env, SWITCHBOARD_DATA_DIR: dataDir, SWITCHBOARD_PORT: p
 const children: ChildProcess[] = [];
 
 function start(name: string, entry: string, flags: string[] = [], extra: Record<string, string> = {}): ChildProcess {
-  const log = openSync(join(dataDir, 'logs', `${name}.log`), 'a');
-  const child = spawn(process.execPath, [...flags, entry], { env: { ...env, ...extra }, stdio: ['ignore', 'pipe', log] });
+  const logFile = join(dataDir, 'logs', `${name}.log`);
+  const log = openSync(logFile, 'a');
+  // Its own process group: Ctrl-C reaches this process only, which stops each child once.
+  const child = spawn(process.execPath, [...flags, entry], { env: { ...env, ...extra }, stdio: ['ignore', 'pipe', log], detached: true });
   children.push(child);
   child.stdout!.pipe(createWriteStream('', { fd: log }));
   child.once('exit', (code, signal) => {
     if (!stopping) {
-      console.error(paint('red', `${name} exited (${signal ?? code}); see ${join(dataDir, 'logs', `${name}.log`)}`));
-      stop(1);
+      console.error(paint('red', `${name} exited (${signal ?? code}): ${lastError(logFile)}`));
+      console.error(paint('dim', `full log: ${logFile}`));
+      void stop(1);
     }
   });
   return child;
+}
+
+/** The last line of a log that is not a routine JSON record: what a process said as it failed. */
+function lastError(logFile: string): string {
+  const lines = readFileSync(logFile, 'utf8').trimEnd().split('\n').reverse();
+  for (const line of lines) {
+    try {
+      const record = JSON.parse(line) as { level?: number; msg?: string; err?: { message?: string } };
+      if ((record.level ?? 0) >= 50) return record.err?.message ?? record.msg ?? line;
+    } catch {
+      if (line.trim()) return line.trim();
+    }
+  }
+  return 'no message';
 }
 
 /** Resolves with the URL once the server logs that it listens. */
@@ -68,24 +85,31 @@ async function api(url: string, key: string, path: string): Promise<any> {
   return response.json();
 }
 
+const demoFile = join(dataDir, 'demo.json');
+const saveDemo = (demo: Partial<Demo>) => writeFileSync(demoFile, JSON.stringify(demo, null, 2), { mode: 0o600 });
+
 /** The demo account and its keys, made once and kept in the data directory (readable by you only). */
-function demoAccount(): Omit<Demo, 'direct' | 'group'> {
-  const file = join(dataDir, 'demo.json');
-  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
+function demoAccount(): Partial<Demo> & Omit<Demo, 'direct' | 'group'> {
+  if (existsSync(demoFile)) return JSON.parse(readFileSync(demoFile, 'utf8'));
   const account = cli('accounts', 'create', 'demo');
   const apiKey = cli('keys', 'create', account.id, '--label', 'demo').secret;
   const connectorKey = cli('connector-keys', 'create', account.id, '--label', 'demo host').secret;
   const demo = { accountId: account.id, apiKey, connectorKey };
-  writeFileSync(file, JSON.stringify(demo, null, 2), { mode: 0o600 });
+  saveDemo(demo);
   return demo;
 }
 
-/** A direct and a group conversation: someone writes to the account, and a group is started with it. */
-async function conversations(url: string, demo: Omit<Demo, 'direct' | 'group'>): Promise<{ direct: string; group: string }> {
+/**
+ * A direct and a group conversation: someone writes to the account, and a group is started with it.
+ * Found once and kept in demo.json, so $DM and $GROUP name the same chats after every restart.
+ */
+async function conversations(url: string, demo: Partial<Demo> & Omit<Demo, 'direct' | 'group'>): Promise<{ direct: string; group: string }> {
+  if (demo.direct && demo.group) return { direct: demo.direct, group: demo.group };
   const find = async () => {
     const page = await api(url, demo.apiKey, '/v1/conversations?limit=200');
+    // Newest first: the oldest of each kind is the demo's own, whatever the README's examples added since.
     const list = page.conversations as { conversationId: string; kind: string }[];
-    return { direct: list.find((c) => c.kind === 'direct')?.conversationId, group: list.find((c) => c.kind === 'group')?.conversationId };
+    return { direct: list.findLast((c) => c.kind === 'direct')?.conversationId, group: list.findLast((c) => c.kind === 'group')?.conversationId };
   };
   let found = await find();
   if (!found.direct) inject(demo.accountId, '--from', '+14155550123', '--text', 'Hi! Is my order on its way?');
@@ -96,6 +120,7 @@ async function conversations(url: string, demo: Omit<Demo, 'direct' | 'group'>):
     await new Promise((r) => setTimeout(r, 100));
     found = await find();
   }
+  saveDemo({ ...demo, direct: found.direct, group: found.group });
   return { direct: found.direct, group: found.group };
 }
 
@@ -147,14 +172,36 @@ function print(event: { id?: string; type?: string; time?: string; data: Record<
 }
 
 let stopping = false;
-function stop(code = 0): void {
+/** Stops the connector host first, so it can release its lease while the server still answers. */
+async function stop(code = 0): Promise<void> {
+  if (stopping) return;
   stopping = true;
-  for (const child of children) child.kill('SIGTERM');
-  setTimeout(() => process.exit(code), 1500).unref();
-  Promise.all(children.map((c) => (c.exitCode !== null ? Promise.resolve() : new Promise((r) => c.once('exit', r))))).then(() => process.exit(code));
+  setTimeout(() => process.exit(code), 10_000).unref();
+  for (const child of [...children].reverse()) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+  }
+  process.exit(code);
 }
-process.on('SIGINT', () => stop(0));
-process.on('SIGTERM', () => stop(0));
+process.on('SIGINT', () => void stop(0));
+process.on('SIGTERM', () => void stop(0));
+// In a terminal, read Ctrl-C as a key rather than let it signal the whole process group: the
+// package manager's shells would die of it and report a failure for a clean stop.
+if (process.stdin.isTTY) {
+  process.stdin.setRawMode(true);
+  process.stdin.on('data', (key: Buffer) => {
+    if (key.includes(0x03) || key.includes(0x04)) void stop(0);
+  });
+}
+// Children live in their own process groups; never leave one behind.
+process.on('exit', () => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
+// Build what changed (turbo's cache makes this quick), in this process so that Ctrl-C reaches no shell.
+execFileSync(join(root, 'node_modules/.bin/turbo'), ['run', 'build', '--filter=@switchboard/server', '--filter=@switchboard/connector', '--output-logs=errors-only'], { cwd: root, stdio: 'inherit' });
 
 const server = start('server', serverEntry, serverFlags);
 const url = await listening(server);

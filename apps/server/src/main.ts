@@ -2,7 +2,11 @@ import { loadConfig } from './config.ts';
 import { startServer } from './server.ts';
 
 const config = loadConfig();
-const server = await startServer(config);
+const server = await startServer(config).catch((error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EADDRINUSE') throw error;
+  console.error(`switchboard: ${config.host}:${config.port} is already in use; set SWITCHBOARD_PORT to another port (or SWITCHBOARD_HOST to another address)`);
+  process.exit(1);
+});
 server.services.log.info({ url: server.url, dataDir: config.dataDir }, 'switchboard listening');
 
 let stopping = false;

@@ -1,0 +1,61 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { FastifyInstance } from 'fastify';
+import openapi from '@switchboard/contracts/openapi.json' with { type: 'json' };
+
+/** Redoc's self-contained browser bundle, from its npm package: nothing comes from a CDN. */
+export const redocBundle = createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js');
+
+const TITLE = 'Switchboard API reference';
+const head = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${TITLE}</title>
+<link rel="icon" href="data:,">
+<style>body { margin: 0; }</style>`;
+
+// Redoc injects its styles and runs its search index in a blob worker; nothing else is allowed, so
+// nothing loads from elsewhere (Redoc's footer logo on a CDN is blocked).
+const policy = (scripts: string) =>
+  [`default-src 'none'`, `script-src ${scripts}`, 'worker-src blob:', `style-src 'self' 'unsafe-inline'`, `img-src 'self' data:`, `font-src 'self' data:`, `connect-src 'self'`, `base-uri 'none'`, `form-action 'none'`].join('; ');
+
+const servedPage = `${head}
+</head>
+<body>
+<redoc spec-url="/openapi.json"></redoc>
+<script src="/docs/redoc.standalone.js"></script>
+</body>
+</html>
+`;
+
+/** One HTML file holding the document and Redoc, for `pnpm docs`: it opens from disk, offline. */
+export function staticReference(): string {
+  // Inside <script>, "</script" would end the element; "<\/script" means the same to JavaScript.
+  const inline = (text: string) => text.replace(/<\/(script)/gi, '<\\/$1');
+  return `${head}
+<meta http-equiv="Content-Security-Policy" content="${policy(`'unsafe-inline'`)}">
+</head>
+<body>
+<div id="reference"></div>
+<script>${inline(readFileSync(redocBundle, 'utf8'))}</script>
+<script>Redoc.init(${inline(JSON.stringify(openapi))}, {}, document.getElementById('reference'));</script>
+</body>
+</html>
+`;
+}
+
+/** `/docs` (the rendered reference of the public API) and `/openapi.json` (the document). No key needed. */
+export function registerDocsRoutes(app: FastifyInstance): void {
+  const document = JSON.stringify(openapi);
+  let bundle: Buffer | undefined;
+  app.get('/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').header('cache-control', 'no-cache').send(document));
+  app.get('/docs', async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').header('content-security-policy', `${policy(`'self'`)}; frame-ancestors 'none'`).header('cache-control', 'no-cache').send(servedPage),
+  );
+  app.get('/docs/redoc.standalone.js', async (_request, reply) => {
+    bundle ??= readFileSync(redocBundle);
+    return reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=86400').send(bundle);
+  });
+}

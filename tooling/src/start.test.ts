@@ -1,0 +1,97 @@
+// `pnpm start` as a user runs it: a clean stop on one Ctrl-C, the same demo chats after a
+// restart, and a plain message when the port is taken.
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '../..');
+const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-start-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+interface Run { child: ChildProcess; output: () => string; exited: Promise<number | null> }
+
+/** Starts `tooling/src/start.ts` in a process group of its own, as a terminal runs a command. */
+function run(port: number): Run {
+  const child = spawn(process.execPath, [join(root, 'tooling/src/start.ts')], {
+    cwd: root,
+    env: { ...process.env, SWITCHBOARD_DATA_DIR: dataDir, SWITCHBOARD_PORT: String(port), NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let text = '';
+  child.stdout!.on('data', (d) => (text += d));
+  child.stderr!.on('data', (d) => (text += d));
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  return { child, output: () => text, exited };
+}
+
+async function until(what: string, test: () => boolean, ms = 90_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!test()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const demoEnv = () => Object.fromEntries([...readFileSync(join(dataDir, 'demo.env'), 'utf8').matchAll(/export (\w+)=(\S+)/g)].map((m) => [m[1]!, m[2]!]));
+const connectorLog = () => readFileSync(join(dataDir, 'logs/connector.log'), 'utf8');
+
+describe('pnpm start', { timeout: 240_000 }, () => {
+  it('stops cleanly on a Ctrl-C to its process group and keeps $DM and $GROUP across restarts', async () => {
+    const port = await freePort();
+    const first = run(port);
+    await until('the first start', () => first.output().includes('Switchboard is running'));
+    const before = demoEnv();
+
+    // A new contact writes in: the newest direct conversation is now someone else's.
+    execFileSync(process.execPath, [join(root, 'apps/connector/dist/main.js'), 'inject', '--account', before.SWITCHBOARD_ACCOUNT!, '--from', '+14155550999', '--text', 'hello'], {
+      env: { ...process.env, SWITCHBOARD_DATA_DIR: dataDir },
+    });
+    await until('the new contact', () => first.output().includes('+14155550999'));
+
+    // What a terminal's Ctrl-C does: SIGINT to every process of the foreground group.
+    process.kill(-first.child.pid!, 'SIGINT');
+    expect(await first.exited).toBe(0);
+    expect(connectorLog()).toContain('"lease released"');
+    expect(connectorLog()).not.toContain('second signal');
+
+    const second = run(port);
+    await until('the second start', () => second.output().includes('Switchboard is running'));
+    expect(demoEnv()).toMatchObject({ DM: before.DM, GROUP: before.GROUP });
+
+    // The README's form of the CLI whose stdout is JSON alone.
+    const listed = execFileSync('npx', ['-y', 'pnpm@10.34.9', '--silent', 'switchboard', 'accounts', 'list', '--json'], {
+      cwd: root,
+      env: { ...process.env, SWITCHBOARD_DATA_DIR: dataDir },
+      encoding: 'utf8',
+    });
+    expect(JSON.parse(listed)).toEqual([expect.objectContaining({ name: 'demo', id: before.SWITCHBOARD_ACCOUNT })]);
+    process.kill(-second.child.pid!, 'SIGINT');
+    expect(await second.exited).toBe(0);
+  });
+
+  it('names the port and the variable to change when the port is taken', async () => {
+    const taken = createServer().listen(0, '127.0.0.1');
+    await new Promise((r) => taken.once('listening', r));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const started = run(port);
+      expect(await started.exited).toBe(1);
+      expect(started.output()).toContain(`127.0.0.1:${port} is already in use; set SWITCHBOARD_PORT`);
+      expect(started.output()).not.toContain('EADDRINUSE');
+    } finally {
+      taken.close();
+    }
+  });
+});
