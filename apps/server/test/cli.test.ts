@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -304,10 +305,34 @@ describe('tail', () => {
     }
   });
 
+  it('tail --after now prints none of the history, then what happens next', async () => {
+    const account = await newAccount('tail-now');
+    const key = await json('connector-keys', 'create', account.id);
+    const { epoch } = (await takeLease(key.secret, 'tail-now-host')).body as { epoch: number };
+    const appeared = async (externalId: string) => {
+      const events = [{ type: 'conversation.appeared', externalId, conversationKind: 'direct', name: null, participants: [`${externalId}@example.com`] }];
+      const res = await fetch(`${server.url}/v1/connector/platform-events`, { method: 'POST', headers: authorized(key.secret), body: JSON.stringify({ epoch, events }) });
+      expect(res.status).toBe(200);
+    };
+    await appeared('history');
+    const child = spawn(process.execPath, [paths.cli, 'tail', account.name, '--after', 'now', '--json'], { env: { ...process.env, SWITCHBOARD_DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      // It says where it starts before it reads anything.
+      const [started] = (await once(child.stderr, 'data')) as [Buffer];
+      expect(started.toString()).toContain(`following ${account.name}'s stream after`);
+      await appeared('next');
+      const { value } = await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next();
+      expect(JSON.parse(value as string)).toMatchObject({ type: 'conversation.appeared', data: { participants: ['next@example.com'] } });
+    } finally {
+      process.kill(child.pid!, 'SIGTERM');
+      await exited(child);
+    }
+  });
+
   it('tail --after must be an event id', async () => {
     const account = await newAccount('tail-bad');
     const run = await cli('tail', account.name, '--after', 'yesterday');
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('--after takes an event id');
+    expect(run.stderr).toContain('--after takes an event id or now');
   });
 });

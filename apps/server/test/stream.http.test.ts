@@ -434,6 +434,24 @@ describe('Server-Sent Events', () => {
     }
   });
 
+  it('starts from the head with ?after=now: no history, an id-only block with the head, then what comes next', async () => {
+    const a = await readyAccount(server);
+    const direct = await externalIdOf(a.accountId, a.direct);
+    const head = await lastId(a.apiKey);
+    const sse = await SseReader.open(server.url, a.apiKey, { after: 'now' });
+    try {
+      expect((await sse.message()).kind).toBe('comment');
+      // An EventSource keeps this id for its reconnect, so a drop before the next event loses nothing.
+      expect(await sse.message()).toEqual({ kind: 'event', id: head, event: undefined, data: '', raw: `id: ${head}` });
+      await a.host.report([received(direct, 'after now')]);
+      const [next] = await sse.envelopes(1);
+      expect(next!.data).toMatchObject({ text: 'after now' });
+      expect(BigInt(next!.id)).toBeGreaterThan(BigInt(head));
+    } finally {
+      sse.close();
+    }
+  });
+
   it.each([
     ['the configured heartbeatMs', 50],
     // A third under the 15 s idle timeout of common proxies.
@@ -498,7 +516,7 @@ describe('Server-Sent Events', () => {
   it('rejects a malformed Last-Event-ID with 400 invalid_query, in either form, as the spec pattern does', async () => {
     const a = await server.account();
     const pattern = new RegExp(openapiParameter('/v1/events', 'get', 'Last-Event-ID').schema.pattern);
-    for (const accept of ['text/event-stream', 'application/json']) for (const id of ['abc', '-1', '1.5', '12345678901234567890']) {
+    for (const accept of ['text/event-stream', 'application/json']) for (const id of ['abc', 'now', '-1', '1.5', '12345678901234567890']) {
       expect(pattern.test(id), id).toBe(false);
       const res = await fetch(`${server.url}/v1/events`, { headers: { authorization: `Bearer ${a.apiKey}`, accept, 'last-event-id': id } });
       expect(res.status, id).toBe(400);
@@ -642,9 +660,25 @@ describe('JSON pages', () => {
     expect((await page(a.apiKey, `?after=${all[3]!.id}&limit=2`)).body.events).toEqual(all.slice(4, 6));
   });
 
+  it('?after=now answers no events and the head as nextAfter, from which the next page continues', async () => {
+    const a = await readyAccount(server);
+    const direct = await externalIdOf(a.accountId, a.direct);
+    const head = await lastId(a.apiKey);
+    const now = await page(a.apiKey, '?after=now');
+    expect(now.status).toBe(200);
+    expectSpecResponse('/v1/events', 'get', 200, now.body, now.headers);
+    expect(now.body).toEqual({ events: [], nextAfter: head });
+    await a.host.report([received(direct, 'after now')]);
+    const next = await page(a.apiKey, `?after=${now.body.nextAfter}`);
+    expect(next.body.events.map((e: Envelope) => e.data)).toEqual([expect.objectContaining({ text: 'after now' })]);
+    // An account with no events yet: the head is the start.
+    const empty = await server.account();
+    expect((await page(empty.apiKey, '?after=now')).body).toEqual({ events: [], nextAfter: '0' });
+  });
+
   it('rejects an invalid after or limit with 400 invalid_query', async () => {
     const a = await server.account();
-    const bad = ['after=abc', 'after=-1', 'after=1.5', 'after=', 'after=12345678901234567890', 'limit=0', 'limit=1001', 'limit=x', 'limit=-5', 'limit=2.5'];
+    const bad = ['after=abc', 'after=NOW', 'after=now1', 'after=-1', 'after=1.5', 'after=', 'after=12345678901234567890', 'limit=0', 'limit=1001', 'limit=x', 'limit=-5', 'limit=2.5'];
     for (const query of bad) {
       const res = await page(a.apiKey, `?${query}`);
       expect(res.status, query).toBe(400);

@@ -194,11 +194,12 @@ export class SwitchboardClient {
   }
 
   /**
-   * One page of the stream's JSON form: at most `limit` events after `after`. For runtimes that
-   * cannot hold a connection open; `events()` is the live form.
+   * One page of the stream's JSON form: at most `limit` events after `after` (an event id, or
+   * `'now'`: no events and the head's cursor as `nextAfter`). For runtimes that cannot hold a
+   * connection open; `events()` is the live form.
    */
   async eventPage(query: { after?: string; limit?: number } = {}, options: RequestOptions = {}): Promise<EventPage> {
-    if (query.after !== undefined && !CURSOR.test(query.after)) throw new TypeError(`after must be an event id, got "${query.after}"`);
+    if (query.after !== undefined && query.after !== 'now' && !CURSOR.test(query.after)) throw new TypeError(`after must be an event id or "now", got "${query.after}"`);
     const { api } = this.#ctx;
     const { data } = await call(
       this.#ctx,

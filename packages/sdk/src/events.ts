@@ -6,7 +6,10 @@ import { SseParser, type SseMessage } from './sse.ts';
 import type { StreamEvent, StreamEventType, StreamItem, StreamReset } from './types.ts';
 
 export interface EventsOptions {
-  /** Start after this event id. `'0'` (the default) is the start of the retained log. */
+  /**
+   * Start after this event id. `'0'` (the default) is the start of the retained log; `'now'` is
+   * the stream's head when the iteration starts: only events from then on arrive.
+   */
   after?: string;
   /** Aborting ends the iteration (no error) and closes the connection. */
   signal?: AbortSignal;
@@ -67,6 +70,14 @@ function parseJson(message: SseMessage): unknown {
   }
 }
 
+/** The stream's current head as a cursor, or how asking for it failed. */
+async function headCursor(ctx: Context, signal: AbortSignal): Promise<{ ok: true; cursor: string } | { ok: false; status: number; error: Error; retryAfterMs: number | undefined }> {
+  const { data, error, response } = await ctx.api.GET('/v1/events', { params: { query: { after: 'now', limit: 1 } }, headers: { accept: 'application/json' }, parseAs: 'json', signal });
+  if (response.ok && typeof data === 'object') return { ok: true, cursor: data.nextAfter };
+  const failed = responseFailure(response, error, ctx.clock.now());
+  return { ok: false, status: response.status, error: failed.error, retryAfterMs: failed.retryAfterMs };
+}
+
 /**
  * The response stream as an async iterator. Reconnects after any drop with `Last-Event-ID` set to
  * the last event it yielded, so each event arrives once, in order; a half-received event is
@@ -77,7 +88,7 @@ function parseJson(message: SseMessage): unknown {
 export async function* streamEvents(ctx: Context, options: EventsOptions = {}): AsyncGenerator<StreamItem, void, undefined> {
   const { signal } = options;
   let cursor = options.after ?? '0';
-  if (!CURSOR.test(cursor)) throw new TypeError(`after must be an event id (decimal digits), got "${cursor}"`);
+  if (cursor !== 'now' && !CURSOR.test(cursor)) throw new TypeError(`after must be an event id (decimal digits) or "now", got "${cursor}"`);
   const idleMs = options.idleTimeoutMs ?? 45_000;
   let failures = 0;
   let serverRetryMs: number | undefined;
@@ -87,49 +98,57 @@ export async function* streamEvents(ctx: Context, options: EventsOptions = {}): 
     let healthy = false;
     let retryAfterMs: number | undefined;
     try {
-      const { data: body, error, response } = await ctx.api.GET('/v1/events', {
-        parseAs: 'stream',
-        params: { header: { 'Last-Event-ID': cursor } },
-        headers: { accept: 'text/event-stream' },
-        signal: connection.signal,
-      });
-      if (!response.ok || !body) {
-        const failed = responseFailure(response, error, ctx.clock.now());
-        if (isFatal(response.status)) throw failed.error;
-        retryAfterMs = failed.retryAfterMs;
-      } else if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
-        // Something between here and the service answered in its own way; reconnecting would
-        // get the same answer.
-        throw new UnexpectedResponseError(response.status, `expected text/event-stream, got ${response.headers.get('content-type')}`);
+      // "now" becomes the head's cursor once, so a reconnect resumes from it and loses nothing.
+      const head = cursor === 'now' ? await headCursor(ctx, connection.signal) : undefined;
+      if (head && !head.ok) {
+        if (isFatal(head.status)) throw head.error;
+        retryAfterMs = head.retryAfterMs;
       } else {
-        const reader = body.getReader();
-        const decoder = new TextDecoder();
-        const parser = new SseParser();
-        try {
-          for (;;) {
-            const chunk = await readWithin(reader, idleMs, ctx.clock);
-            if (chunk === undefined) break;
-            healthy = true;
-            for (const message of parser.feed(decoder.decode(chunk, { stream: true }))) {
-              if (message.event === 'reset') {
-                const reset = parseJson(message) as StreamReset;
-                // The service continues from the oldest retained event; resuming from just before
-                // it keeps a reconnect from announcing the same reset again.
-                cursor = (BigInt(eventId(reset.oldestId, message)) - 1n).toString();
-                yield { type: 'reset', data: reset };
-                continue;
+        if (head) cursor = head.cursor;
+        const { data: body, error, response } = await ctx.api.GET('/v1/events', {
+          parseAs: 'stream',
+          params: { header: { 'Last-Event-ID': cursor } },
+          headers: { accept: 'text/event-stream' },
+          signal: connection.signal,
+        });
+        if (!response.ok || !body) {
+          const failed = responseFailure(response, error, ctx.clock.now());
+          if (isFatal(response.status)) throw failed.error;
+          retryAfterMs = failed.retryAfterMs;
+        } else if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+          // Something between here and the service answered in its own way; reconnecting would
+          // get the same answer.
+          throw new UnexpectedResponseError(response.status, `expected text/event-stream, got ${response.headers.get('content-type')}`);
+        } else {
+          const reader = body.getReader();
+          const decoder = new TextDecoder();
+          const parser = new SseParser();
+          try {
+            for (;;) {
+              const chunk = await readWithin(reader, idleMs, ctx.clock);
+              if (chunk === undefined) break;
+              healthy = true;
+              for (const message of parser.feed(decoder.decode(chunk, { stream: true }))) {
+                if (message.event === 'reset') {
+                  const reset = parseJson(message) as StreamReset;
+                  // The service continues from the oldest retained event; resuming from just before
+                  // it keeps a reconnect from announcing the same reset again.
+                  cursor = (BigInt(eventId(reset.oldestId, message)) - 1n).toString();
+                  yield { type: 'reset', data: reset };
+                  continue;
+                }
+                const event = parseJson(message) as StreamEvent;
+                const id = eventId(message.id || event.id, message);
+                // Exactly once even if a proxy replays part of the stream.
+                if (!isAfter(id, cursor)) continue;
+                cursor = id;
+                if (Object.hasOwn(known, event.type)) yield event;
               }
-              const event = parseJson(message) as StreamEvent;
-              const id = eventId(message.id || event.id, message);
-              // Exactly once even if a proxy replays part of the stream.
-              if (!isAfter(id, cursor)) continue;
-              cursor = id;
-              if (Object.hasOwn(known, event.type)) yield event;
+              if (parser.retry !== undefined) serverRetryMs = parser.retry;
             }
-            if (parser.retry !== undefined) serverRetryMs = parser.retry;
+          } finally {
+            reader.cancel().catch(() => undefined);
           }
-        } finally {
-          reader.cancel().catch(() => undefined);
         }
       }
     } catch (error) {

@@ -8,7 +8,8 @@ export interface SettledOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
   /**
-   * A stream cursor from before the command was sent. With it, the command event is awaited on
+   * A stream cursor from before the command was sent, or `'now'` (the command is read once,
+   * then its event awaited from the stream's head). With it, the command event is awaited on
    * the stream; without it, GET /v1/commands/{id} is polled (100 ms, doubling to 2 s). Reads
    * are not rate limited.
    */
@@ -33,6 +34,12 @@ async function poll(client: SwitchboardClient, clock: Clock, commandId: string, 
 }
 
 async function watch(client: SwitchboardClient, commandId: string, after: string, signal: AbortSignal): Promise<CommandOutcome> {
+  if (after === 'now') {
+    // The head first, then the command: a settlement after the read has an event past the head.
+    after = (await client.eventPage({ after: 'now', limit: 1 }, { signal })).nextAfter;
+    const command = await client.getCommand(commandId, { signal });
+    if (command.status !== 'queued') return outcome(commandId, command.status, command.errorCode);
+  }
   for await (const item of client.events({ after, signal })) {
     if (item.type === 'command.settled' && item.data.commandId === commandId) {
       return outcome(commandId, item.data.status, item.data.errorCode);

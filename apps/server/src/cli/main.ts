@@ -21,7 +21,8 @@ Usage: switchboard <command> [arguments] [--data-dir DIR] [--json]
   pause <account> | pause --all          pause outbound sending (commands answer 503 outbound_paused)
   resume <account> | resume --all        resume outbound sending
   hosts                                  list connector hosts and their leases
-  tail <account> [--after ID]            follow the account's response stream
+  tail <account> [--after ID|now]        follow the account's response stream (from its start,
+                                         after an event id, or from now on)
 
 <account> is an account id or name. The store is SWITCHBOARD_DATA_DIR (or --data-dir),
 by default ./.switchboard, the same the server uses.`;
@@ -147,8 +148,8 @@ async function run(argv: string[]): Promise<void> {
       }
       case 'tail': {
         const target = await account(store, sub);
-        let after = Number(values.after);
-        if (!Number.isSafeInteger(after) || after < 0) throw new UsageError('--after takes an event id');
+        let after = values.after === 'now' ? await store.newestEventId(target.id) : Number(values.after);
+        if (!Number.isSafeInteger(after) || after < 0) throw new UsageError('--after takes an event id or now');
         const stop = new AbortController();
         process.once('SIGINT', () => stop.abort());
         console.error(paint('dim', `following ${target.name}'s stream after ${after} (Ctrl-C to stop)`));

@@ -32,11 +32,12 @@ export function registerEventRoutes(app: FastifyInstance, services: Services): v
     const header = request.headers['last-event-id'];
     const lastEventId = typeof header === 'string' && header !== '' ? header : undefined;
     const raw = sse && lastEventId !== undefined ? lastEventId : (request.query.after ?? '0');
-    if (!CURSOR.test(raw) || (lastEventId !== undefined && !CURSOR.test(lastEventId))) {
-      return sendError(reply, 400, 'invalid_query', 'after (or Last-Event-ID) must be an event id');
+    const fromNow = raw === 'now';
+    if ((!fromNow && !CURSOR.test(raw)) || (lastEventId !== undefined && !CURSOR.test(lastEventId))) {
+      return sendError(reply, 400, 'invalid_query', 'after must be an event id or now (and Last-Event-ID an event id)');
     }
     // Past 2^53 the number is inexact, but it is still past every id (they stay below 2^53).
-    const after = Number(raw);
+    const after = fromNow ? await services.store.newestEventId(accountId) : Number(raw);
     const limit = queryInt(request.query.limit, 100, 1, 1000);
     if (limit === null) return sendError(reply, 400, 'invalid_query', 'limit must be an integer from 1 to 1000');
     // 0 is "from the start": a new client reads whatever is retained, with no reset to report.
@@ -59,7 +60,7 @@ export function registerEventRoutes(app: FastifyInstance, services: Services): v
       return sendError(reply, 429, 'too_many_streams', `this credential already has ${slots.max} open streams; close one first`);
     }
     try {
-      return await stream(services, accountId, lost ? null : after, raw, purgedThrough, request, reply, open);
+      return await stream(services, accountId, lost ? null : after, raw, purgedThrough, fromNow, request, reply, open);
     } finally {
       slots?.release(credentialId);
     }
@@ -75,8 +76,11 @@ async function oldestRetainedId(services: Services, accountId: string, purgedThr
   return String(oldest ? oldest.id : purgedThrough + 1);
 }
 
-/** `after` is null when the cursor is not in the log: the stream starts with a reset. */
-async function stream(services: Services, accountId: string, after: number | null, requested: string, purgedThrough: number, request: FastifyRequest, reply: FastifyReply, open: Set<() => void>) {
+/**
+ * `after` is null when the cursor is not in the log: the stream starts with a reset. `fromNow`
+ * announces the starting cursor as an id-only block, which an EventSource keeps for its reconnect.
+ */
+async function stream(services: Services, accountId: string, after: number | null, requested: string, purgedThrough: number, fromNow: boolean, request: FastifyRequest, reply: FastifyReply, open: Set<() => void>) {
   reply.hijack();
   const res = reply.raw;
   res.writeHead(200, {
@@ -121,6 +125,7 @@ async function stream(services: Services, accountId: string, after: number | nul
 
   try {
     res.write(`: connected\nretry: ${RECONNECT_MS}\n\n`);
+    if (fromNow) await write(`id: ${cursor}\n\n`);
     if (after === null) {
       const reset = { reason: 'cursor_expired', requestedAfter: requested, oldestId: await oldestRetainedId(services, accountId, purgedThrough) };
       await write(`event: reset\ndata: ${JSON.stringify(reset)}\n\n`);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CommandFailedError, PayloadValidationError, SettlementTimeoutError, SwitchboardClient } from '../../src/index.ts';
+import { Proxy } from '@switchboard/testkit';
 import { HostLoop, simulate } from '../support/host.ts';
 import { readyAccount, startService, type ReadyAccount, type Service } from '../support/service.ts';
 
@@ -28,6 +29,28 @@ describe('settled()', () => {
     const after = await a.host.head();
     const acknowledgement = await a.client.applyTapback({ target: target(), payload: { messageExternalId: 'm1', tapback: 'love' } });
     expect(await a.client.settled(acknowledgement.commandId, { after, timeoutMs: 10_000 })).toEqual({ commandId: acknowledgement.commandId, status: 'succeeded', errorCode: null });
+  });
+
+  it("after: 'now' answers a command settled before the call, and awaits on the stream one that settles after it", async () => {
+    const done = await a.client.applyTapback({ target: target(), payload: { messageExternalId: 'm1', tapback: 'like' } });
+    await a.client.settled(done.commandId, { timeoutMs: 10_000 });
+    expect(await a.client.settled(done.commandId, { after: 'now', timeoutMs: 10_000 })).toMatchObject({ commandId: done.commandId, status: 'succeeded' });
+
+    // No host runs for this account until settled() holds its stream open, so the outcome must come from the stream.
+    const b = await readyAccount(service.server);
+    const proxy = await new Proxy(new URL(service.server.url)).start();
+    const client = new SwitchboardClient({ baseUrl: proxy.url, apiKey: b.apiKey });
+    const queued = await client.sendMessage({ target: { kind: 'conversation', conversationId: b.direct.conversationId }, payload: { text: 'later' } });
+    const streaming = proxy.seen('retry: 3000', 1);
+    const outcome = client.settled(queued.commandId, { after: 'now', timeoutMs: 10_000 });
+    await streaming;
+    const late = new HostLoop(b.host);
+    try {
+      expect(await outcome).toEqual({ commandId: queued.commandId, status: 'succeeded', errorCode: null });
+    } finally {
+      await late.stop();
+      await proxy.stop();
+    }
   });
 
   it('a bad payload gets 202 and settles failed payload_invalid; validate: true catches it before sending', async () => {

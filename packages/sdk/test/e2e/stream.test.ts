@@ -72,6 +72,31 @@ describe('resume across a forced disconnect: no gap, no duplicate', () => {
     expect(lastEventId(requests[1]!)).toBe(before[5]);
   });
 
+  it("after: 'now' skips the retained history, and a cut before the first event resumes from the head", async () => {
+    const a = await readyAccount(service.server);
+    for (let i = 0; i < 3; i++) await a.host.received(a.direct.externalId, `history ${i}`);
+    const head = (await allIds(a)).at(-1);
+    const own = await new Proxy(new URL(service.server.url)).start();
+    try {
+      const client = new SwitchboardClient({ baseUrl: own.url, apiKey: a.apiKey, retry: { baseDelayMs: 10 } });
+      const cut = own.cutNext({ after: 'retry: 3000\n\n', extraBytes: 0 });
+      const controller = new AbortController();
+      const stream = collect(client.events({ after: 'now', signal: controller.signal }));
+      await cut;
+      await a.host.received(a.direct.externalId, 'after now');
+      await stream.until(1);
+      controller.abort();
+      await stream.done;
+
+      expect(stream.items.map((i) => i.type === 'message.received' && i.data.text)).toEqual(['after now']);
+      const streams = own.requests.filter((r) => r.startsWith('GET /v1/events') && /accept: text\/event-stream/i.test(r));
+      expect(streams.length).toBeGreaterThanOrEqual(2);
+      for (const request of streams) expect(lastEventId(request)).toBe(head);
+    } finally {
+      await own.stop();
+    }
+  });
+
   it('heartbeats keep an idle stream open past the idle timeout', async () => {
     const fast = await startService({ SWITCHBOARD_HEARTBEAT_MS: '20' });
     const fastProxy = await new Proxy(new URL(fast.server.url)).start();

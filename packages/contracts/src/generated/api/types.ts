@@ -1536,8 +1536,11 @@ export interface operations {
             query?: {
                 /**
                  * @description Return events with an id greater than this. `0` (the default) is the start: a new
-                 *     client gets every retained event and never a reset or a 410. Any other value the
-                 *     pattern allows is a cursor, never refused with a 400; one past the account's newest
+                 *     client gets every retained event and never a reset or a 410. `now` is the stream's
+                 *     current head: nothing retained is replayed, the JSON form answers no events and the
+                 *     head's cursor as `nextAfter`, and the SSE form first sends that cursor as an `id:`
+                 *     line with no data, so an EventSource that reconnects resumes from it. Any other value
+                 *     the pattern allows is a cursor, never refused with a 400; one past the account's newest
                  *     event (any above 2^53 among them: ids stay below it) is from another log and answers
                  *     410 `cursor_expired` (SSE: a reset), like one older than retention.
                  */

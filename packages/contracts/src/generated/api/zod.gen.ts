@@ -761,7 +761,7 @@ export const zGetEventsHeaders = z.object({
 });
 
 export const zGetEventsQuery = z.object({
-    after: z.string().regex(/^[0-9]{1,19}$/).optional(),
+    after: z.string().regex(/^([0-9]{1,19}|now)$/).optional(),
     limit: z.int().gte(1).lte(1000).optional().default(100)
 });
 
