@@ -34,23 +34,23 @@ export interface ClientOptions {
   /** An account API key (`Authorization: Bearer <API_KEY>`). */
   apiKey: string;
   /** Defaults to the global fetch. Called with a Request. */
-  fetch?: (request: Request) => Promise<Response>;
+  fetch?: ((request: Request) => Promise<Response>) | undefined;
   /** Automatic retries; see the README for which failures are retried on which routing path. */
-  retry?: RetryOptions;
+  retry?: RetryOptions | undefined;
   /** Per attempt, until the response headers arrive. Default 30 s. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Check payloads locally against the contracts' schemas before sending. Default false. */
-  validate?: boolean;
+  validate?: boolean | undefined;
   /** Time source (tests). */
-  clock?: Clock;
+  clock?: Clock | undefined;
   /** Uniform in [0, 1), for backoff jitter (tests). */
-  random?: () => number;
+  random?: (() => number) | undefined;
   /** Makes an Idempotency-Key for an agent-turn command sent without one. Default: a random UUID. */
-  idempotencyKey?: () => string;
+  idempotencyKey?: (() => string) | undefined;
 }
 
 export interface RequestOptions {
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -60,7 +60,7 @@ export interface RequestOptions {
  * too (e.g. derived from the inbound message you are answering).
  */
 export interface AgentTurnOptions extends RequestOptions {
-  idempotencyKey?: string;
+  idempotencyKey?: string | undefined;
 }
 
 /**
@@ -160,7 +160,7 @@ export class SwitchboardClient {
   }
 
   /** A page of the account's conversations, newest first. Pass `nextCursor` as `cursor` for the next. */
-  async listConversations(query: { limit?: number; cursor?: string } = {}, options: RequestOptions = {}): Promise<ConversationPage> {
+  async listConversations(query: { limit?: number | undefined; cursor?: string | undefined } = {}, options: RequestOptions = {}): Promise<ConversationPage> {
     const { api } = this.#ctx;
     const { data } = await call(this.#ctx, 'read', (signal) => api.GET('/v1/conversations', { params: { query }, signal }), options.signal);
     return data;
@@ -198,7 +198,7 @@ export class SwitchboardClient {
    * `'now'`: no events and the head's cursor as `nextAfter`). For runtimes that cannot hold a
    * connection open; `events()` is the live form.
    */
-  async eventPage(query: { after?: string; limit?: number } = {}, options: RequestOptions = {}): Promise<EventPage> {
+  async eventPage(query: { after?: string | undefined; limit?: number | undefined } = {}, options: RequestOptions = {}): Promise<EventPage> {
     if (query.after !== undefined && query.after !== 'now' && !CURSOR.test(query.after)) throw new TypeError(`after must be an event id or "now", got "${query.after}"`);
     const { api } = this.#ctx;
     const { data } = await call(

@@ -10,14 +10,14 @@ export interface EventsOptions {
    * Start after this event id. `'0'` (the default) is the start of the retained log; `'now'` is
    * the stream's head when the iteration starts: only events from then on arrive.
    */
-  after?: string;
+  after?: string | undefined;
   /** Aborting ends the iteration (no error) and closes the connection. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /**
    * Reconnect when nothing, not even a heartbeat, arrived for this long. The service sends a
    * heartbeat every 10 s; the default of 45 s tolerates three lost ones.
    */
-  idleTimeoutMs?: number;
+  idleTimeoutMs?: number | undefined;
 }
 
 export const CURSOR = /^\d{1,19}$/;

@@ -12,13 +12,13 @@ export interface NewContact {
 
 export interface RichToNewContactOptions extends AgentTurnOptions {
   /** How long to wait for the conversation to appear. Default 60 s. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /**
    * A stream cursor from before this call (e.g. the id of the last event your own loop
    * handled). The conversation is looked for on the stream from there; without it the stream
    * is read from the start of the retained log, which costs a replay on a busy account.
    */
-  after?: string;
+  after?: string | undefined;
 }
 
 export interface RichToNewContactResult {

@@ -25,11 +25,11 @@ export type Failure =
 
 export interface RetryOptions {
   /** Retries after the first attempt. Default 2; 0 turns retries off. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** The first backoff step. Default 500 ms. */
-  baseDelayMs?: number;
+  baseDelayMs?: number | undefined;
   /** No single wait is longer; a Retry-After beyond it is not waited for. Default 30 s. */
-  maxDelayMs?: number;
+  maxDelayMs?: number | undefined;
 }
 
 export const defaultRetry: Required<RetryOptions> = { maxRetries: 2, baseDelayMs: 500, maxDelayMs: 30_000 };

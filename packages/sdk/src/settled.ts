@@ -5,15 +5,15 @@ import type { SwitchboardClient } from './client.ts';
 
 export interface SettledOptions {
   /** Give up after this long with SettlementTimeoutError. Default 60 s. */
-  timeoutMs?: number;
-  signal?: AbortSignal;
+  timeoutMs?: number | undefined;
+  signal?: AbortSignal | undefined;
   /**
    * A stream cursor from before the command was sent, or `'now'` (the command is read once,
    * then its event awaited from the stream's head). With it, the command event is awaited on
    * the stream; without it, GET /v1/commands/{id} is polled (100 ms, doubling to 2 s). Reads
    * are not rate limited.
    */
-  after?: string;
+  after?: string | undefined;
 }
 
 /** How a command settled: `succeeded`, or `failed` with its settlement code. */

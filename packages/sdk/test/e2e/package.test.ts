@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -63,6 +63,37 @@ declare const client: SwitchboardClient;
 void client.applyTapback({ target: { kind: 'conversation', conversationId: 'x' }, payload: { messageExternalId: 'm', tapback: 'wow' } });
 `;
 
+/**
+ * The README's TypeScript snippets, each a module of its own, with the names they use but do not
+ * define declared first, as a reader's surrounding code would have them.
+ */
+function readmeSnippets(): string[] {
+  const readme = readFileSync(join(packages, 'sdk/README.md'), 'utf8');
+  const given: Record<string, string> = {
+    client: 'declare const client: SwitchboardClient;',
+    baseUrl: 'declare const baseUrl: string;',
+    apiKey: 'declare const apiKey: string;',
+    conversationId: 'declare const conversationId: string;',
+    messageExternalId: 'declare const messageExternalId: string;',
+    group: "declare const group: { kind: 'conversation'; conversationId: string };",
+    target: "declare const target: { kind: 'conversation'; conversationId: string };",
+    ack: 'declare const ack: { commandId: string };',
+    // A cursor a program may not have yet: under exactOptionalPropertyTypes it must still be accepted.
+    savedCursor: 'declare let savedCursor: string | undefined;',
+    untrustedPayload: "declare const untrustedPayload: Parameters<SwitchboardClient['sendMessage']>[0]['payload'];",
+    input: 'declare const input: string;',
+    text: 'declare const text: string;',
+    showFieldError: 'declare function showFieldError(field: string, reason: string): void;',
+  };
+  const imports = "import { SwitchboardClient, SwitchboardError, PayloadValidationError } from '@switchboard/sdk';";
+  return [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map(([, code]) => {
+    const defined = new Set([...code!.matchAll(/\b(?:const|let|function)\s+(?:\{\s*)?([\w, ]+)/g)].flatMap((m) => m[1]!.split(',').map((n) => n.trim())));
+    const needed = Object.entries(given).filter(([name]) => !defined.has(name) && new RegExp(`\\b${name}\\b`).test(code!));
+    const body = code!.replace(/^import .*$/gm, '');
+    return [imports, ...needed.map(([, declaration]) => declaration), body, 'export {};'].join('\n');
+  });
+}
+
 /** The newest modification time of the files under `dir`. */
 function newest(dir: string): number {
   return Math.max(...readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => statSync(join(e.parentPath, e.name)).mtimeMs));
@@ -101,6 +132,12 @@ beforeAll(async () => {
   writeFileSync(join(project, 'consumer.ts'), consumer);
   writeFileSync(join(project, 'misuse.ts'), misuse);
   writeFileSync(join(project, 'tsconfig.misuse.json'), JSON.stringify({ extends: './tsconfig.json', compilerOptions: { noEmit: true }, files: ['misuse.ts'] }));
+  const snippets = readmeSnippets().map((code, i) => {
+    writeFileSync(join(project, `readme-${i + 1}.ts`), code);
+    return `readme-${i + 1}.ts`;
+  });
+  // What `tsc --init` turns on, exactOptionalPropertyTypes among it.
+  writeFileSync(join(project, 'tsconfig.readme.json'), JSON.stringify({ extends: './tsconfig.json', compilerOptions: { noEmit: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true }, files: snippets }));
   // The typescript and @types/node the workspace pins; Node 20.19.0 as an npm package (the `node` package fetches its binary from the registry).
   // Killed rather than left behind if the registry does not answer.
   await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs, 'typescript@6.0.3', '@types/node@24.19.2', `node@${OLDEST_NODE}`], { cwd: project, timeout: 150_000 });
@@ -124,6 +161,12 @@ describe('the packed tarballs, installed with npm outside the workspace', () => 
     await run(process.execPath, [tsc(), '-p', '.'], { cwd: project() });
     const failed = await run(process.execPath, [tsc(), '-p', 'tsconfig.misuse.json', '--pretty', 'false'], { cwd: project() }).catch((e: { stdout: string }) => e);
     expect((failed as { stdout: string }).stdout).toMatch(/misuse\.ts\(\d+,\d+\): error TS2322: Type '"wow"'/);
+  }, 60_000);
+
+  it("compile every TypeScript snippet of the SDK's README under --strict --exactOptionalPropertyTypes", async () => {
+    expect(readmeSnippets().length).toBeGreaterThanOrEqual(7);
+    const compiled = await run(process.execPath, [tsc(), '-p', 'tsconfig.readme.json', '--pretty', 'false'], { cwd: project() }).catch((e: { stdout: string }) => e);
+    expect((compiled as { stdout: string }).stdout).toBe('');
   }, 60_000);
 
   for (const [label, node] of [
