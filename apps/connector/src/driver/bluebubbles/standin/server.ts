@@ -22,6 +22,10 @@ export interface StandInOptions {
   faults?: Partial<StandInFaults>;
   /** Before Messages takes a send. */
   sendLatencyMs?: number;
+  /** After Messages took a send, before its row shows in the database (and BlueBubbles answers). */
+  answerDelayMs?: number;
+  /** Webhooks are posted into the void, as when the receiver is down: BlueBubbles never retries them. */
+  dropWebhooks?: boolean;
   /** How long a send whose message never shows in the database waits before failing (BlueBubbles: 60 s). */
   echoWaitMs?: number;
   /** How long a group change that never shows waits before failing (BlueBubbles: 30 s). */
@@ -79,12 +83,13 @@ export class BlueBubblesStandIn {
   readonly options: Required<Omit<StandInOptions, 'faults' | 'port'>> & { faults: StandInFaults };
   private readonly server: Server;
   private readonly port: number;
-  private readonly webhooks: Webhook[] = [];
+  /** Registered with POST /api/v1/webhook. */
+  readonly webhooks: Webhook[] = [];
   /** HttpService.sendCache: tempGuids of sends in flight. */
   private readonly sendCache = new Set<string>();
   private nextWebhookId = 1;
   private feedTimer: NodeJS.Timeout | null = null;
-  /** Every webhook delivery attempted, for tests that check what was posted. */
+  /** Every webhook posted (or dropped), for tests that check what BlueBubbles sent. */
   readonly delivered: Array<{ url: string; body: unknown }> = [];
 
   constructor(options: StandInOptions) {
@@ -98,6 +103,8 @@ export class BlueBubblesStandIn {
       helperConnected: options.helperConnected ?? true,
       faults: { gatewayRejected: 0, sendNotOk: 0, echoLost: 0, groupUpdateUnverified: 0, ...options.faults },
       sendLatencyMs: options.sendLatencyMs ?? 0,
+      answerDelayMs: options.answerDelayMs ?? 0,
+      dropWebhooks: options.dropWebhooks ?? false,
       echoWaitMs: options.echoWaitMs ?? 60_000,
       updateWaitMs: options.updateWaitMs ?? 30_000,
       feedPollMs: options.feedPollMs ?? 20,
@@ -308,6 +315,7 @@ export class BlueBubblesStandIn {
     const outcome = act(this.action(tempGuid), fault);
     const sent = outcome.events.find((e) => e.type === 'message.sent');
     if (outcome.result === 'confirmed' && sent && sent.type === 'message.sent') {
+      if (this.options.answerDelayMs > 0) await delay(this.options.answerDelayMs);
       const data = this.serialize(this.platform.message(sent.messageExternalId)!, true)!;
       if (tempGuid) data.tempGuid = tempGuid;
       // Server.emitMessageMatch: the echo, as a new-message event carrying the tempGuid.
@@ -476,6 +484,7 @@ export class BlueBubblesStandIn {
       if (!webhook.events.includes('*') && !webhook.events.includes(type)) continue;
       const body = { type, data };
       this.delivered.push({ url: webhook.url, body });
+      if (this.options.dropWebhooks) continue;
       fetch(webhook.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
         .then((r) => r.body?.cancel())
         .catch(() => undefined);
