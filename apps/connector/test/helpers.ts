@@ -41,8 +41,8 @@ export interface Rig {
   actionMessages(logicalActionId: string): PlatformMessage[];
   /** Starts a host of the account on the shared platform file. */
   host(env?: Record<string, string>, hostId?: string): HostProcess;
-  /** Stops every running host, then starts one with `env` and waits for its lease. */
-  onlyHost(env?: Record<string, string>): Promise<HostProcess>;
+  /** Stops every running host, then starts one with `env` (and, with the bluebubbles driver, the stand-in as `mac` says) and waits for its lease. */
+  onlyHost(env?: Record<string, string>, mac?: Partial<BlueBubblesStandIn['options']>): Promise<HostProcess>;
   post(type: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
   /** Posts a command that must be accepted, and returns its commandId. */
   command(type: string, body: unknown): Promise<string>;
@@ -86,9 +86,10 @@ function blueBubblesHost(standIn: BlueBubblesStandIn, dir: string, hostId: strin
 }
 
 /** The stand-in as a fresh Mac: no faults, no latency, macOS 15, BlueBubbles' waits shortened for tests. */
-function resetStandIn(standIn: BlueBubblesStandIn): void {
+function resetStandIn(standIn: BlueBubblesStandIn): BlueBubblesStandIn {
   Object.assign(standIn.options.faults, { gatewayRejected: 0, sendNotOk: 0, echoLost: 0, groupUpdateUnverified: 0 });
   Object.assign(standIn.options, { sendLatencyMs: 0, answerDelayMs: 0, dropWebhooks: false, echoWaitMs: 1_000, updateWaitMs: 300, osVersion: '15.5', privateApi: true, helperConnected: true });
+  return standIn;
 }
 
 let hostIds = 0;
@@ -127,9 +128,9 @@ export async function startRig(serverEnv: Record<string, string> = {}, shared?: 
       started.push(host);
       return host;
     },
-    async onlyHost(env = {}) {
+    async onlyHost(env = {}, mac = {}) {
       await Promise.all(hosts.splice(0).map((h) => h.stop()));
-      if (standIn) resetStandIn(standIn);
+      if (standIn) Object.assign(resetStandIn(standIn).options, mac);
       const host = rig.host(env);
       await host.leased();
       return host;

@@ -80,7 +80,7 @@ export interface WebhookBody {
 }
 
 /** The webhook events the driver registers for (api/http/constants.ts webhookEventOptions). */
-export const WEBHOOK_EVENTS = ['new-message', 'updated-message', 'group-name-change', 'participant-added', 'participant-removed', 'participant-left'] as const;
+export const WEBHOOK_EVENTS = ['new-message', 'group-name-change', 'participant-added', 'participant-removed', 'participant-left'] as const;
 
 export const GROUP_STYLE = 43;
 export const DIRECT_STYLE = 45;

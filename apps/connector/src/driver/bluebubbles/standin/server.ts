@@ -132,6 +132,11 @@ export class BlueBubblesStandIn {
     this.platform.close();
   }
 
+  /** A send of this tempGuid is in BlueBubbles' send cache. */
+  inFlight(tempGuid: string): boolean {
+    return this.sendCache.has(tempGuid);
+  }
+
   private get privateApiReady(): boolean {
     return this.options.privateApi && this.options.helperConnected;
   }
