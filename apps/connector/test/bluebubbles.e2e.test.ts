@@ -1,34 +1,14 @@
-import { startHost, type ServerProcess } from '@switchboard/testkit';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
-import { commandEventsInLog, inbound, removeDataDir, startRig, startServer, toConversation, until, type Rig } from './helpers.ts';
+import { startHost } from '@switchboard/testkit';
+import { expect, test } from 'vitest';
+import { inbound, rigPerTest, toConversation, type Rig } from './helpers.ts';
 
 /**
  * What only the bluebubbles driver has: capabilities read from server info, the flags of
- * `switchboard-connector run`, echo loops, lost webhooks, and the duplicate window after a
- * failover closed by looking the send up in BlueBubbles. The shared suites (settlement codes,
- * inbound) run against it too.
+ * `switchboard-connector run`, echo loops and lost webhooks. The shared suites (settlement codes,
+ * inbound, failover) run against it too.
  */
-const LEASE_TTL_MS = 1_000;
-let server: ServerProcess;
 let rig: Rig;
-
-beforeAll(async () => {
-  server = await startServer({ SWITCHBOARD_LEASE_TTL_MS: String(LEASE_TTL_MS) });
-});
-
-afterAll(async () => {
-  await server?.stop();
-  if (server) removeDataDir(server.dataDir);
-});
-
-beforeEach(async () => {
-  rig = await startRig({}, server, 'bluebubbles');
-});
-
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail') console.error(rig.dump());
-  await rig?.close();
-});
+rigPerTest({}, 'bluebubbles', (r) => (rig = r));
 
 async function declared(): Promise<{ hostId: string; osMajorVersion: number; capabilities: Array<Record<string, unknown>> }> {
   const response = await fetch(`${rig.server.url}/v1/capabilities`, { headers: { authorization: `Bearer ${rig.apiKey}` } });
@@ -106,36 +86,4 @@ test('webhooks BlueBubbles lost (it never retries them) are caught up from the m
   const later = rig.platform.receive({ from: '+14155550304', text: 'hello?' });
   await rig.stream.waitFor((e) => e.type === 'message.received' && e.data.messageExternalId === later.messageExternalId, 10_000);
   expect(rig.stream.events.filter((e) => e.type === 'message.received' && e.data.messageExternalId === injected.messageExternalId)).toHaveLength(1);
-});
-
-test('failover after BlueBubbles took the send: the next holder finds the message in BlueBubbles and settles it without sending again', async () => {
-  const first = await rig.onlyHost({}, { answerDelayMs: 10_000 });
-  const b = rig.host();
-  const { conversationId } = await inbound(rig, '+14155550305', 'hi');
-  const commandId = await rig.command('message.send', { target: toConversation(conversationId), payload: { text: 'exactly once through BlueBubbles' } });
-  // Messages took it; BlueBubbles has not answered yet.
-  await until(() => rig.actionMessages(commandId).length === 1, 10_000, 'the stand-in taking the send');
-  await first.kill();
-  rig.standIn!.options.answerDelayMs = 0;
-
-  expect((await rig.settled(commandId)).data).toMatchObject({ status: 'succeeded', errorCode: null });
-  expect(await b.logs.waitFor((r) => r.msg === 'command already executed on the platform' && r.commandId === commandId)).toBeTruthy();
-  expect(rig.actionMessages(commandId)).toHaveLength(1);
-  expect(rig.stream.events.filter((e) => e.type === 'message.sent' && e.data.commandId === commandId)).toHaveLength(1);
-  expect((await commandEventsInLog(rig)).get(commandId)).toBe(1);
-});
-
-test('failover while BlueBubbles is still sending: the next holder\'s send meets the same tempGuid in its send cache, waits for that message and settles once', async () => {
-  const first = await rig.onlyHost({}, { sendLatencyMs: 4_000 });
-  const b = rig.host();
-  const { conversationId } = await inbound(rig, '+14155550306', 'hi');
-  const commandId = await rig.command('message.send', { target: toConversation(conversationId), payload: { text: 'in flight at the failover' } });
-  await until(() => rig.standIn!.inFlight(`switchboard-${commandId}`), 10_000, 'the send reaching BlueBubbles');
-  await first.kill();
-  expect(rig.actionMessages(commandId)).toHaveLength(0);
-
-  expect((await rig.settled(commandId, 20_000)).data).toMatchObject({ status: 'succeeded' });
-  expect(await b.logs.waitFor((r) => r.commandId === commandId && r.msg === 'command settled')).toMatchObject({ detail: expect.stringMatching(/already in flight showed as/) });
-  expect(rig.actionMessages(commandId)).toHaveLength(1);
-  expect((await commandEventsInLog(rig)).get(commandId)).toBe(1);
 });

@@ -12,7 +12,7 @@ import {
   type ServerProcess,
   type StreamEnvelope,
 } from '@switchboard/testkit';
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { BlueBubblesStandIn } from '../src/driver/bluebubbles/standin/server.ts';
 import { SimulatedPlatform, type PlatformMessage } from '../src/driver/simulator/platform.ts';
 
@@ -166,6 +166,30 @@ export async function startRig(serverEnv: Record<string, string> = {}, shared?: 
     },
   };
   return rig;
+}
+
+/**
+ * One server for the file (or the describe block), started with `serverEnv`, and a new account
+ * and rig for each test, handed to `use`; a failed test prints the rig's logs.
+ */
+export function rigPerTest(serverEnv: Record<string, string>, driver: DriverName, use: (rig: Rig) => void): void {
+  let server: ServerProcess | undefined;
+  let rig: Rig | undefined;
+  beforeAll(async () => {
+    server = await startServer(serverEnv);
+  });
+  afterAll(async () => {
+    await server?.stop();
+    if (server) removeDataDir(server.dataDir);
+  });
+  beforeEach(async () => {
+    rig = await startRig({}, server, driver);
+    use(rig);
+  });
+  afterEach(async (context) => {
+    if (context.task.result?.state === 'fail') console.error(rig?.dump());
+    await rig?.close();
+  });
 }
 
 /** Someone writes to the account from `address`; resolves once the stream shows it. */
