@@ -153,7 +153,7 @@ describe.each(DRIVERS)('%s driver', (driver) => {
     });
   });
 
-  describe('platform faults injected by the simulator', () => {
+  describe('platform faults (the simulator\'s, or the BlueBubbles stand-in\'s Mac)', () => {
     test.each([
       ['SWITCHBOARD_SIM_P_GATEWAY_REJECTED', 'gateway_rejected', 0],
       ['SWITCHBOARD_SIM_P_SEND_NOT_OK', 'send_returned_not_ok', 0],

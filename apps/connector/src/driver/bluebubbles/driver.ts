@@ -406,6 +406,7 @@ export class BlueBubblesDriver implements Driver {
   }
 
   async close(): Promise<void> {
+    await this.inbound.close();
     this.journal.close();
   }
 }

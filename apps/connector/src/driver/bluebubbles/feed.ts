@@ -33,6 +33,9 @@ export class Inbound {
   private readonly onEcho: EchoListener;
   private readonly seen = new Set<string>();
   private server: Server | null = null;
+  private receiver: Promise<void> | null = null;
+  /** The live subscription's webhook handler; null between leases. */
+  private onWebhook: ((body: WebhookBody) => void) | null = null;
 
   constructor(api: BlueBubblesApi, chats: Chats, journal: Journal, settings: BlueBubblesSettings, log: Logger, onEcho: EchoListener) {
     this.api = api;
@@ -71,24 +74,35 @@ export class Inbound {
       });
     };
     const onWebhook = (body: WebhookBody) => void enqueue(() => this.fromWebhook(body, listener));
-    void this.listen(onWebhook).then(catchUp, (error) => {
-      this.log.error({ err: error }, 'BlueBubbles webhook receiver not started; inbound comes from the catch-up only');
-      catchUp();
+    this.onWebhook = onWebhook;
+    this.receiver ??= this.listen().catch((error: unknown) => {
+      this.log.error({ err: error }, 'BlueBubbles webhook not registered; inbound comes from the catch-up alone');
     });
+    void this.receiver.then(catchUp);
     return {
       stop: async () => {
         stopped = true;
+        if (this.onWebhook === onWebhook) this.onWebhook = null;
         if (timer) clearTimeout(timer);
-        this.server?.closeAllConnections();
-        await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
-        this.server = null;
         await queue;
       },
     };
   }
 
-  /** Starts the receiver and registers it with BlueBubbles (POST /api/v1/webhook, server 1.9.9+) unless it is registered already. */
-  private async listen(onWebhook: (body: WebhookBody) => void): Promise<void> {
+  /** Stops the webhook receiver; the registration stays, for the next start. */
+  async close(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /**
+   * Starts the receiver, once for the driver's life (leases come and go; the port stays), and
+   * registers it with BlueBubbles (POST /api/v1/webhook, server 1.9.9+) unless it is already.
+   */
+  private async listen(): Promise<void> {
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
@@ -99,7 +113,7 @@ export class Inbound {
         }
         res.writeHead(200).end();
         try {
-          onWebhook(JSON.parse(Buffer.concat(chunks).toString('utf8')) as WebhookBody);
+          this.onWebhook?.(JSON.parse(Buffer.concat(chunks).toString('utf8')) as WebhookBody);
         } catch (error) {
           this.log.warn({ err: error }, 'BlueBubbles webhook not understood');
         }

@@ -389,16 +389,18 @@ export class BlueBubblesStandIn {
     if (!message) throw serverError('A message is required when creating chats on macOS Big Sur or newer!');
     if (method === 'private-api' && !this.privateApiReady) throw serverError('Private API is not enabled or the helper is not connected!');
     let chatId: string | null = null;
+    let unreachable = false;
     const sent = await this.deliver(tempGuid, (action, fault) => {
       const outcome = addresses.length === 1
         ? this.platform.sendToRecipient(action, 'bluebubbles', addresses[0], message, fault)
         : this.platform.createGroup(action, 'bluebubbles', addresses, message, null, fault);
       const appeared = outcome.events.find((e) => e.type === 'conversation.appeared');
       if (appeared && appeared.type === 'conversation.appeared') chatId = appeared.externalId;
-      if (outcome.result === 'invalid_target') return { ...outcome, result: 'send_not_ok' };
+      unreachable = outcome.result === 'invalid_target';
       return outcome;
     }).catch((error: unknown) => {
-      if (error instanceof HttpError && error.status === 500 && !chatId) throw imessageError('Unknown iMessage Error', 'Failed to create chat!');
+      // ChatRouter.create: Messages made no chat.
+      if (unreachable) throw imessageError('iMessage has encountered an error', 'Failed to create chat!');
       throw error;
     });
     const state = this.platform.conversation(chatId!)!;
