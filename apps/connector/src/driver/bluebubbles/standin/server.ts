@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
+import { Random } from '../../simulator/random.ts';
 import { isUnreachable, SimulatedPlatform, type ConversationState, type PlatformMessage, type SendFault } from '../../simulator/platform.ts';
 import type { ActionRef, ConversationRef, FeedEvent, Outcome, OutgoingContent, ScreenEffect, Tapback } from '../../types.ts';
 import { EFFECT_ID, REACTIONS, WEBHOOK_EVENTS, type BbChat, type BbMessage, type BbServerInfo } from '../wire.ts';
@@ -32,6 +33,8 @@ export interface StandInOptions {
   updateWaitMs?: number;
   /** How often the platform is read for what other people did. */
   feedPollMs?: number;
+  /** Seeds the fault draws, so a run can be replayed. */
+  seed?: number;
 }
 
 export interface StandInFaults {
@@ -80,7 +83,8 @@ const EFFECT_BY_ID = new Map(Object.entries(EFFECT_ID).map(([effect, id]) => [id
  */
 export class BlueBubblesStandIn {
   readonly platform: SimulatedPlatform;
-  readonly options: Required<Omit<StandInOptions, 'faults' | 'port'>> & { faults: StandInFaults };
+  readonly options: Required<Omit<StandInOptions, 'faults' | 'port' | 'seed'>> & { faults: StandInFaults };
+  private readonly random: Random;
   private readonly server: Server;
   private readonly port: number;
   /** Registered with POST /api/v1/webhook. */
@@ -110,6 +114,7 @@ export class BlueBubblesStandIn {
       feedPollMs: options.feedPollMs ?? 20,
     };
     this.port = options.port ?? 0;
+    this.random = new Random(options.seed ?? 1);
     this.platform = new SimulatedPlatform(options.dbPath, options.account);
     this.server = createServer((req, res) => void this.handle(req, res));
   }
@@ -265,7 +270,7 @@ export class BlueBubblesStandIn {
 
   private draw(): SendFault {
     const { gatewayRejected, sendNotOk, echoLost } = this.options.faults;
-    const r = Math.random();
+    const r = this.random.next();
     if (r < gatewayRejected) return 'gateway_rejected';
     if (r < gatewayRejected + sendNotOk) return 'send_not_ok';
     if (r < gatewayRejected + sendNotOk + echoLost) return 'echo_lost';
@@ -416,7 +421,7 @@ export class BlueBubblesStandIn {
     if (state.participants.length <= 1) throw imessageError('Cannot rename a non-group chat!', 'Chat is not a group');
     if ((state.name ?? '') === displayName) return { message: 'Successfully updated the following fields: displayName', data: serializeChat(state, true) };
     if (this.options.sendLatencyMs > 0) await delay(this.options.sendLatencyMs);
-    const unverified = Math.random() < this.options.faults.groupUpdateUnverified;
+    const unverified = this.random.chance(this.options.faults.groupUpdateUnverified);
     const outcome = this.platform.renameGroup(this.action(), 'bluebubbles', refOf(state), displayName, unverified ? 'unverified' : 'none');
     if (outcome.result !== 'confirmed') {
       await delay(this.options.updateWaitMs);
@@ -440,7 +445,7 @@ export class BlueBubblesStandIn {
       await delay(this.options.updateWaitMs);
       throw failure();
     }
-    const unverified = Math.random() < this.options.faults.groupUpdateUnverified ? 'unverified' : 'none';
+    const unverified = this.random.chance(this.options.faults.groupUpdateUnverified) ? 'unverified' : 'none';
     const outcome = action === 'add'
       ? this.platform.addParticipant(this.action(), 'bluebubbles', refOf(state), address, unverified)
       : this.platform.removeParticipant(this.action(), 'bluebubbles', refOf(state), address, unverified);
