@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Random } from '../../simulator/random.ts';
+import { drawSendFault } from '../../simulator/settings.ts';
 import { isUnreachable, SimulatedPlatform, type ConversationState, type PlatformMessage, type SendFault } from '../../simulator/platform.ts';
 import type { ActionRef, ConversationRef, FeedEvent, Outcome, OutgoingContent, ScreenEffect, Tapback } from '../../types.ts';
 import { EFFECT_ID, REACTIONS, WEBHOOK_EVENTS, type BbChat, type BbMessage, type BbServerInfo } from '../wire.ts';
@@ -268,15 +269,6 @@ export class BlueBubblesStandIn {
     return { commandId: tempGuid ?? randomUUID(), logicalActionId: `bb-${randomUUID()}` };
   }
 
-  private draw(): SendFault {
-    const { gatewayRejected, sendNotOk, echoLost } = this.options.faults;
-    const r = this.random.next();
-    if (r < gatewayRejected) return 'gateway_rejected';
-    if (r < gatewayRejected + sendNotOk) return 'send_not_ok';
-    if (r < gatewayRejected + sendNotOk + echoLost) return 'echo_lost';
-    return 'none';
-  }
-
   private serialize(m: PlatformMessage, withChat: boolean): BbMessage | null {
     const ids = (m.body.attachmentIds as string[] | undefined) ?? [];
     const attachments = ids.map((id) => {
@@ -321,7 +313,7 @@ export class BlueBubblesStandIn {
    */
   private async deliver(tempGuid: string | undefined, act: (action: ActionRef, fault: SendFault) => Outcome): Promise<BbMessage> {
     if (this.options.sendLatencyMs > 0) await delay(this.options.sendLatencyMs);
-    const fault = this.draw();
+    const fault = drawSendFault(this.random, this.options.faults);
     const outcome = act(this.action(tempGuid), fault);
     const sent = outcome.events.find((e) => e.type === 'message.sent');
     if (outcome.result === 'confirmed' && sent && sent.type === 'message.sent') {
