@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { allCapabilityNames, ConfigError, loadConfig } from './config.ts';
+import { allCapabilityNames, ConfigError, flagsToEnv, loadConfig } from './config.ts';
 
 const base = { SWITCHBOARD_CONNECTOR_KEY: 'sbc_test', SWITCHBOARD_HOST_ID: 'host-a', SWITCHBOARD_DATA_DIR: '/tmp/switchboard-data' };
 
@@ -63,5 +63,25 @@ describe('loadConfig', () => {
     for (const name of ['SWITCHBOARD_CONNECTOR_KEY', 'SWITCHBOARD_HOST_ID', 'SWITCHBOARD_OS_MAJOR_VERSION', 'command.teleport.v1', 'SWITCHBOARD_SIM_P_SEND_NOT_OK', 'SWITCHBOARD_SIM_LATENCY_MS']) {
       expect(message).toContain(name);
     }
+  });
+
+  test('the bluebubbles driver: its URL and password are required, the rest has defaults', () => {
+    const config = loadConfig({ ...base, SWITCHBOARD_DRIVER: 'bluebubbles', SWITCHBOARD_BLUEBUBBLES_URL: 'http://127.0.0.1:1234/', SWITCHBOARD_BLUEBUBBLES_PASSWORD: 'secret' });
+    expect(config.driver).toBe('bluebubbles');
+    expect(config.bluebubbles).toEqual({
+      url: 'http://127.0.0.1:1234', password: 'secret', webhookHost: '127.0.0.1', webhookPort: 7399, webhookUrl: null,
+      echoTimeoutMs: 75_000, updateTimeoutMs: 45_000, catchUpWindowMs: 3_600_000, catchUpIntervalMs: 30_000,
+      journalPath: '/tmp/switchboard-data/bluebubbles-host-a.db',
+    });
+    const message = (() => { try { loadConfig({ ...base, SWITCHBOARD_DRIVER: 'bluebubbles', SWITCHBOARD_BLUEBUBBLES_WEBHOOK_LISTEN: 'nowhere' }); } catch (error) { return (error as Error).message; } return ''; })();
+    for (const name of ['SWITCHBOARD_BLUEBUBBLES_URL', 'SWITCHBOARD_BLUEBUBBLES_PASSWORD', 'SWITCHBOARD_BLUEBUBBLES_WEBHOOK_LISTEN']) expect(message).toContain(name);
+    expect(() => loadConfig({ ...base, SWITCHBOARD_DRIVER: 'macos' })).toThrow(/"simulator" or "bluebubbles"/);
+  });
+
+  test('flags of `run` stand for environment variables and win over them', () => {
+    const env = flagsToEnv(['--driver', 'bluebubbles', '--bluebubbles-url=http://mac:1234', '--bluebubbles-password', 'p'], { SWITCHBOARD_DRIVER: 'simulator', OTHER: 'kept' });
+    expect(env).toEqual({ SWITCHBOARD_DRIVER: 'bluebubbles', SWITCHBOARD_BLUEBUBBLES_URL: 'http://mac:1234', SWITCHBOARD_BLUEBUBBLES_PASSWORD: 'p', OTHER: 'kept' });
+    expect(() => flagsToEnv(['--driver'])).toThrow(ConfigError);
+    expect(() => flagsToEnv(['bluebubbles'])).toThrow(ConfigError);
   });
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { schemas, type Capability, type CapabilityName, type RichKind } from '@switchboard/contracts';
 import { parseRange, type Range } from './driver/simulator/random.ts';
 import type { SimulatorSettings } from './driver/simulator/settings.ts';
+import type { BlueBubblesSettings } from './driver/bluebubbles/settings.ts';
 
 export interface HostConfig {
   /** The Switchboard server. */
@@ -15,8 +16,12 @@ export interface HostConfig {
   osMajorVersion: number;
   /** What the host declares with its lease; the executor holds every command to it. */
   capabilities: Capability[];
-  driver: 'simulator';
+  driver: 'simulator' | 'bluebubbles';
   simulator: SimulatorSettings;
+  /** Set when `driver` is bluebubbles. */
+  bluebubbles: BlueBubblesSettings | null;
+  /** SWITCHBOARD_OS_MAJOR_VERSION was set: it overrides what a BlueBubbles server reports. */
+  osMajorVersionSet: boolean;
   logLevel: string;
   /** How long one dispatch long poll waits for work. */
   dispatchWaitMs: number;
@@ -157,13 +162,56 @@ function readSimulator(read: Reader, env: Env): SimulatorSettings {
   };
 }
 
+function readBlueBubbles(read: Reader, env: Env, hostId: string): BlueBubblesSettings {
+  const url = read.required('SWITCHBOARD_BLUEBUBBLES_URL').replace(/\/+$/, '');
+  if (url !== '' && !URL.canParse(url)) read.problems.push(`SWITCHBOARD_BLUEBUBBLES_URL is not a URL: "${url}"`);
+  const listen = read.string('SWITCHBOARD_BLUEBUBBLES_WEBHOOK_LISTEN', '127.0.0.1:7399');
+  const at = listen.lastIndexOf(':');
+  const port = Number(listen.slice(at + 1));
+  if (at < 1 || !Number.isInteger(port) || port < 0 || port > 65535) read.problems.push(`SWITCHBOARD_BLUEBUBBLES_WEBHOOK_LISTEN must be HOST:PORT, got "${listen}"`);
+  const webhookUrl = read.raw('SWITCHBOARD_BLUEBUBBLES_WEBHOOK_URL') ?? null;
+  if (webhookUrl !== null && !URL.canParse(webhookUrl)) read.problems.push(`SWITCHBOARD_BLUEBUBBLES_WEBHOOK_URL is not a URL: "${webhookUrl}"`);
+  const dataDir = env.SWITCHBOARD_DATA_DIR || join(process.cwd(), '.switchboard');
+  return {
+    url,
+    password: read.required('SWITCHBOARD_BLUEBUBBLES_PASSWORD'),
+    webhookHost: listen.slice(0, Math.max(at, 0)),
+    webhookPort: Number.isInteger(port) ? port : 7399,
+    webhookUrl,
+    echoTimeoutMs: read.int('SWITCHBOARD_BLUEBUBBLES_ECHO_TIMEOUT_MS', 75_000, 1),
+    updateTimeoutMs: read.int('SWITCHBOARD_BLUEBUBBLES_UPDATE_TIMEOUT_MS', 45_000, 1),
+    catchUpWindowMs: read.int('SWITCHBOARD_BLUEBUBBLES_CATCHUP_WINDOW_MS', 3_600_000, 0),
+    catchUpIntervalMs: read.int('SWITCHBOARD_BLUEBUBBLES_CATCHUP_INTERVAL_MS', 30_000, 10),
+    journalPath: read.string('SWITCHBOARD_BLUEBUBBLES_JOURNAL', join(dataDir, `bluebubbles-${hostId}.db`)),
+  };
+}
+
+/**
+ * Command-line flags as the environment variables they stand for: `--driver bluebubbles` is
+ * SWITCHBOARD_DRIVER, `--bluebubbles-url` SWITCHBOARD_BLUEBUBBLES_URL, and so on. A flag wins over
+ * the environment.
+ */
+export function flagsToEnv(args: readonly string[], env: Env = process.env): Env {
+  const out: Env = { ...env };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (!arg.startsWith('--')) throw new ConfigError(`unexpected argument "${arg}"`);
+    const eq = arg.indexOf('=');
+    const name = arg.slice(2, eq < 0 ? undefined : eq);
+    const value = eq < 0 ? args[++i] : arg.slice(eq + 1);
+    if (!/^[a-z][a-z0-9-]*$/.test(name) || value === undefined) throw new ConfigError(`flag "${arg}" needs a value (--name value)`);
+    out[`SWITCHBOARD_${name.toUpperCase().replaceAll('-', '_')}`] = value;
+  }
+  return out;
+}
+
 /** Reads the host's configuration from the environment, once; throws a ConfigError naming every problem. */
 export function loadConfig(env: Env = process.env): HostConfig {
   const read = new Reader(env);
   const hostId = read.string('SWITCHBOARD_HOST_ID', defaultHostId());
   if (!/^[A-Za-z0-9._:-]{1,128}$/.test(hostId)) read.problems.push(`SWITCHBOARD_HOST_ID must match ^[A-Za-z0-9._:-]{1,128}$, got "${hostId}"`);
   const driver = read.string('SWITCHBOARD_DRIVER', 'simulator');
-  if (driver !== 'simulator') read.problems.push(`SWITCHBOARD_DRIVER must be "simulator" (the only driver so far), got "${driver}"`);
+  if (driver !== 'simulator' && driver !== 'bluebubbles') read.problems.push(`SWITCHBOARD_DRIVER must be "simulator" or "bluebubbles", got "${driver}"`);
   const url = read.string('SWITCHBOARD_URL', 'http://127.0.0.1:7300').replace(/\/+$/, '');
   if (!URL.canParse(url)) read.problems.push(`SWITCHBOARD_URL is not a URL: "${url}"`);
 
@@ -173,8 +221,10 @@ export function loadConfig(env: Env = process.env): HostConfig {
     hostId,
     osMajorVersion: read.int('SWITCHBOARD_OS_MAJOR_VERSION', 15, 1, 1000),
     capabilities: readCapabilities(read),
-    driver: 'simulator',
+    driver: driver === 'bluebubbles' ? 'bluebubbles' : 'simulator',
     simulator: readSimulator(read, env),
+    bluebubbles: driver === 'bluebubbles' ? readBlueBubbles(read, env, hostId) : null,
+    osMajorVersionSet: read.raw('SWITCHBOARD_OS_MAJOR_VERSION') !== undefined,
     logLevel: read.string('SWITCHBOARD_LOG_LEVEL', 'info'),
     dispatchWaitMs: read.int('SWITCHBOARD_DISPATCH_WAIT_MS', 20_000, 0, 30_000),
     maxInFlight: read.int('SWITCHBOARD_MAX_IN_FLIGHT', 32, 1, 100),

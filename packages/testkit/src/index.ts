@@ -173,7 +173,7 @@ let hosts = 0;
  * Starts `apps/connector` as its own process: one connector host of the account the connector
  * key belongs to. `env` adds to or overrides the host's environment (simulator settings, ...).
  */
-export function startHost(options: { url: string; connectorKey: string; hostId?: string; env?: Record<string, string>; entry?: string }): HostProcess {
+export function startHost(options: { url: string; connectorKey: string; hostId?: string; env?: Record<string, string>; entry?: string; args?: string[] }): HostProcess {
   const hostId = options.hostId ?? `host-${process.pid}-${++hosts}`;
   const env = {
     ...process.env,
@@ -183,7 +183,7 @@ export function startHost(options: { url: string; connectorKey: string; hostId?:
     SWITCHBOARD_LOG_LEVEL: 'info',
     ...options.env,
   };
-  const child = spawn(process.execPath, [options.entry ?? paths.connector], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [options.entry ?? paths.connector, ...(options.args ?? [])], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs = new LogTail(child.stdout!);
   const stderr: string[] = [];
   child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));

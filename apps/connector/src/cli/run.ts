@@ -1,27 +1,34 @@
-import { ConfigError, loadConfig } from '../config.ts';
-import { createDriver } from '../driver/create.ts';
+import { ConfigError, flagsToEnv, loadConfig } from '../config.ts';
+import { prepareDriver } from '../driver/create.ts';
 import { ConnectorClient } from '../host/client.ts';
 import { ConnectorHost } from '../host/host.ts';
 import { createLog } from '../log.ts';
 
-/** Runs one connector host until SIGTERM or SIGINT, which release its lease before exiting. */
-export async function runHost(): Promise<number> {
+/** Runs one connector host until SIGTERM or SIGINT, which release its lease before exiting. Flags (`--driver bluebubbles`) stand for environment variables. */
+export async function runHost(args: readonly string[] = []): Promise<number> {
   let config;
   try {
-    config = loadConfig();
+    config = loadConfig(flagsToEnv(args));
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`${error.message}\n`);
     return 2;
   }
   const log = createLog(config.logLevel, config.hostId);
+  let setup;
+  try {
+    setup = await prepareDriver(config, log);
+  } catch (error) {
+    log.fatal({ err: error }, 'driver cannot start');
+    return 1;
+  }
   const host = new ConnectorHost({
     client: new ConnectorClient(config.url, config.connectorKey),
     log,
     hostId: config.hostId,
-    osMajorVersion: config.osMajorVersion,
-    capabilities: config.capabilities,
-    driverFor: (accountId) => createDriver(config, accountId, log),
+    osMajorVersion: setup.osMajorVersion,
+    capabilities: setup.capabilities,
+    driverFor: setup.driverFor,
     dispatchWaitMs: config.dispatchWaitMs,
     maxInFlight: config.maxInFlight,
     shutdownGraceMs: config.shutdownGraceMs,
@@ -39,7 +46,7 @@ export async function runHost(): Promise<number> {
     });
   }
 
-  log.info({ url: config.url, osMajorVersion: config.osMajorVersion, capabilities: config.capabilities, driver: config.driver }, 'host starting');
+  log.info({ url: config.url, osMajorVersion: setup.osMajorVersion, capabilities: setup.capabilities, driver: config.driver }, 'host starting');
   try {
     await host.run();
   } catch (error) {

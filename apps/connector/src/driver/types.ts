@@ -19,6 +19,8 @@ export type ScreenEffect = Api['ScreenEffect'];
 export interface ActionRef {
   commandId: string;
   logicalActionId: string;
+  /** When the server accepted the command; a driver that cannot record a send atomically looks for it after this time. */
+  acceptedAt?: string | undefined;
 }
 
 /** A conversation target as the server resolved it when dispatching the command. */

@@ -88,7 +88,7 @@ export class Executor {
     const kindRule = conversationKindRule(plan);
     if (kindRule) return kindRule;
 
-    const action: ActionRef = { commandId: command.commandId, logicalActionId: command.logicalActionId };
+    const action: ActionRef = { commandId: command.commandId, logicalActionId: command.logicalActionId, acceptedAt: command.acceptedAt };
     // A command dispatched again after a failover may already be done on the platform.
     const done = await this.driver.findExecuted(command.logicalActionId);
     if (done) return settlementOf(replay(done, action));

@@ -14,7 +14,7 @@ import type {
 } from '../types.ts';
 import { SimulatedPlatform, type SendFault, type UpdateFault } from './platform.ts';
 import { Random, type Range } from './random.ts';
-import type { SimulatorSettings } from './settings.ts';
+import { drawSendFault, type SimulatorSettings } from './settings.ts';
 
 /** Who is driving the simulated platform. */
 export interface SimulatorContext {
@@ -51,14 +51,8 @@ export class SimulatorDriver implements Driver {
     if (ms > 0) await delay(ms);
   }
 
-  /** One draw, split by the probabilities, so raising one fault never hides another. */
   private sendFault(): SendFault {
-    const { gatewayRejected, sendNotOk, echoLost } = this.settings.faults;
-    const r = this.random.next();
-    if (r < gatewayRejected) return 'gateway_rejected';
-    if (r < gatewayRejected + sendNotOk) return 'send_not_ok';
-    if (r < gatewayRejected + sendNotOk + echoLost) return 'echo_lost';
-    return 'none';
+    return drawSendFault(this.random, this.settings.faults);
   }
 
   private updateFault(): UpdateFault {

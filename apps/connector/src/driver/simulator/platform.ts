@@ -10,6 +10,7 @@ import type {
   ExecutionRecord,
   FeedEvent,
   GroupRenamed,
+  InboundAttachment,
   Media,
   MessageReceived,
   Outcome,
@@ -184,6 +185,22 @@ export class SimulatedPlatform {
 
   messages(conversationExternalId: string): PlatformMessage[] {
     return this.sql('SELECT * FROM messages WHERE account = ? AND conversation = ? ORDER BY seq').all(this.account, conversationExternalId).map(message);
+  }
+
+  /** One message by its id, in any conversation. */
+  message(externalId: string): PlatformMessage | null {
+    const row = this.sql('SELECT * FROM messages WHERE account = ? AND external_id = ?').get(this.account, externalId);
+    return row ? message(row) : null;
+  }
+
+  /** Everything a command id put on the platform (a BlueBubbles stand-in passes the send's tempGuid as the command id). */
+  messagesOfCommand(commandId: string): PlatformMessage[] {
+    return this.sql('SELECT * FROM messages WHERE account = ? AND command_id = ? ORDER BY seq').all(this.account, commandId).map(message);
+  }
+
+  /** Messages of every conversation from `at` (ms) on, oldest first. */
+  messagesSince(at: number, limit: number): PlatformMessage[] {
+    return this.sql('SELECT * FROM messages WHERE account = ? AND at >= ? ORDER BY seq LIMIT ?').all(this.account, at, limit).map(message);
   }
 
   /** Everything on the platform that a logical action produced: one item per execution. */
@@ -528,7 +545,7 @@ export class SimulatedPlatform {
     this.sql('INSERT INTO feed_cursor (account, seq) VALUES (?, ?) ON CONFLICT (account) DO UPDATE SET seq = MAX(seq, excluded.seq)').run(this.account, seq);
   }
 
-  private attachment(attachmentId: string) {
+  attachment(attachmentId: string): InboundAttachment {
     const row = this.sql('SELECT * FROM attachments WHERE account = ? AND attachment_id = ?').get(this.account, attachmentId)!;
     return { attachmentId, fileName: row.file_name as string, mimeType: row.mime_type as string, bytes: new Uint8Array(row.bytes as Uint8Array) };
   }

@@ -1,4 +1,5 @@
-import type { Range } from './random.ts';
+import type { SendFault } from './platform.ts';
+import type { Random, Range } from './random.ts';
 
 /** Probabilities (0 to 1) of the platform failures the simulator injects. */
 export interface FaultSettings {
@@ -28,3 +29,13 @@ export interface SimulatorSettings {
 }
 
 export const noFaults: FaultSettings = { gatewayRejected: 0, sendNotOk: 0, echoLost: 0, groupUpdateUnverified: 0 };
+
+/** One draw, split by the probabilities, so raising one fault never hides another. */
+export function drawSendFault(random: Random, faults: Pick<FaultSettings, 'gatewayRejected' | 'sendNotOk' | 'echoLost'>): SendFault {
+  const { gatewayRejected, sendNotOk, echoLost } = faults;
+  const r = random.next();
+  if (r < gatewayRejected) return 'gateway_rejected';
+  if (r < gatewayRejected + sendNotOk) return 'send_not_ok';
+  if (r < gatewayRejected + sendNotOk + echoLost) return 'echo_lost';
+  return 'none';
+}

@@ -1,0 +1,412 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Logger } from 'pino';
+import type {
+  ActionRef,
+  ConversationRef,
+  Driver,
+  ExecutionRecord,
+  FeedListener,
+  FeedSubscription,
+  Media,
+  Outcome,
+  OutcomeResult,
+  OutgoingContent,
+  ReportableEvent,
+  Tapback,
+} from '../types.ts';
+import { BlueBubblesApi, BlueBubblesUnreachable, describe, type BbAnswer } from './api.ts';
+import type { ServerAbilities } from './capabilities.ts';
+import { Chats, type ChatInfo } from './chats.ts';
+import { Inbound } from './feed.ts';
+import { Journal } from './journal.ts';
+import type { BlueBubblesSettings } from './settings.ts';
+import { directChatGuid, EFFECT_ID, type BbChat, type BbMessage } from './wire.ts';
+
+export interface BlueBubblesContext {
+  hostId: string;
+  log: Logger;
+  abilities: ServerAbilities;
+}
+
+/** Recorded outcomes: the action happened on the platform (or may have), so it is never done again. */
+const RECORDED: ReadonlySet<OutcomeResult> = new Set(['confirmed', 'accepted_no_echo']);
+/** Between the Mac's clock (dateCreated) and the server's (acceptedAt). */
+const CLOCK_SLACK_MS = 5_000;
+const RECENT = 50;
+
+const fail = (result: OutcomeResult, detail: string): Outcome => ({ result, detail, events: [] });
+const isOutcome = (value: unknown): value is Outcome => typeof value === 'object' && value !== null && 'result' in value && 'events' in value;
+
+/** What to send through POST /api/v1/message/text. */
+interface TextSend {
+  message: string;
+  method: 'apple-script' | 'private-api';
+  subject?: string;
+  effectId?: string;
+  selectedMessageGuid?: string;
+}
+
+/**
+ * Drives iMessage through a BlueBubbles server. A send succeeds only on its echo: the message
+ * from the Messages database that BlueBubbles matched to the send's tempGuid (the answer to the
+ * send, or its new-message webhook, whichever comes first). Every other settlement code comes from
+ * a concrete answer, mapped in README.md.
+ */
+export class BlueBubblesDriver implements Driver {
+  readonly api: BlueBubblesApi;
+  private readonly settings: BlueBubblesSettings;
+  private readonly context: BlueBubblesContext;
+  private readonly journal: Journal;
+  private readonly chats: Chats;
+  private readonly inbound: Inbound;
+  private readonly echoes = new Map<string, (message: BbMessage) => void>();
+  /** Commands accepted before this driver started may have been sent by an earlier holder. */
+  private readonly startedAt = Date.now();
+
+  constructor(settings: BlueBubblesSettings, context: BlueBubblesContext) {
+    this.settings = settings;
+    this.context = context;
+    this.api = new BlueBubblesApi(settings.url, settings.password);
+    this.journal = new Journal(settings.journalPath);
+    this.chats = new Chats(this.api);
+    this.inbound = new Inbound(this.api, this.chats, this.journal, settings, context.log, (m) => this.echoes.get(m.tempGuid!)?.(m));
+  }
+
+  async findExecuted(logicalActionId: string): Promise<ExecutionRecord | null> {
+    return this.journal.execution(logicalActionId);
+  }
+
+  private done(action: ActionRef, outcome: Outcome, messageGuid?: string): Outcome {
+    if (RECORDED.has(outcome.result)) this.journal.record(action.logicalActionId, action.commandId, this.context.hostId, outcome, messageGuid);
+    return outcome;
+  }
+
+  /** The same for every host, so a second host's send of the same action meets the first's in BlueBubbles' send cache. */
+  private tempGuidOf(action: ActionRef): string {
+    return `switchboard-${action.logicalActionId}`;
+  }
+
+  // What BlueBubbles shows before a command acts
+
+  /** The newest rows of a chat, newest first (GET /api/v1/chat/:guid/message). */
+  private async recent(chatGuid: string): Promise<BbMessage[]> {
+    return (await this.api.find<BbMessage[]>(`/chat/${encodeURIComponent(chatGuid)}/message`, { limit: String(RECENT), sort: 'DESC' })) ?? [];
+  }
+
+  /**
+   * The chat a command may act on, or why not: unknown to BlueBubbles or left (invalid_target);
+   * members other than the server resolved, or the account's own add newer than any message from
+   * the others (stale_target, as the seed's group rule says).
+   */
+  private async usable(ref: ConversationRef, want?: 'group' | 'direct'): Promise<ChatInfo | Outcome> {
+    const chat = await this.chats.fetch(ref.externalId);
+    if (!chat) return fail('invalid_target', `BlueBubbles has no chat "${ref.externalId}" (404)`);
+    if (want && chat.kind !== want) return fail('invalid_target', `the chat is not a ${want} chat in Messages`);
+    if (chat.kind === 'direct') return chat;
+    const rows = await this.recent(chat.guid);
+    if (rows.some((m) => m.isFromMe && m.itemType === 3)) return fail('invalid_target', 'the account has left this group');
+    const sameMembers = chat.participants.length === ref.participants.length && chat.participants.every((p) => ref.participants.includes(p));
+    if (!sameMembers) return fail('stale_target', `the membership changed underneath the command (Messages shows ${chat.participants.join(', ')})`);
+    const newestAdd = rows.findIndex((m) => m.isFromMe && m.itemType === 1 && m.groupActionType === 0);
+    const newestFromOthers = rows.findIndex((m) => !m.isFromMe && m.itemType === 0);
+    if (newestAdd >= 0 && (newestFromOthers < 0 || newestAdd < newestFromOthers)) {
+      return fail('stale_target', 'a participant was added; the group is stale until a new message arrives in it');
+    }
+    return chat;
+  }
+
+  /** GET /api/v1/handle/availability/imessage (Private API): false is an address iMessage cannot reach. */
+  private async unreachable(addresses: string[]): Promise<string[]> {
+    if (!this.context.abilities.privateApi) return [];
+    const out: string[] = [];
+    for (const address of addresses) {
+      const answer = await this.api.call<{ available: boolean }>('GET', '/handle/availability/imessage', { query: { address } });
+      if (answer.status === 200 && answer.body.data?.available === false) out.push(address);
+    }
+    return out;
+  }
+
+  /**
+   * The message an earlier holder already sent for this action, looked up before sending again:
+   * a message from the Mac in the chat, after the command was accepted, with the same text,
+   * that no other action of this host claimed. Only for a command that may have run before (it
+   * was accepted before this driver started, or this host intended it before a restart).
+   */
+  private async alreadySent(action: ActionRef, chatGuid: string, text: string): Promise<BbMessage | null> {
+    const acceptedAt = action.acceptedAt ? Date.parse(action.acceptedAt) : Number.NaN;
+    const mayHaveRun = this.journal.intended(action.logicalActionId) || !(acceptedAt >= this.startedAt);
+    if (!mayHaveRun) return null;
+    const after = Number.isNaN(acceptedAt) ? this.startedAt - this.settings.catchUpWindowMs : acceptedAt - CLOCK_SLACK_MS;
+    const answer = await this.api.call<BbMessage[]>('POST', '/message/query', { body: { chatGuid, after, sort: 'ASC', limit: 1000 } });
+    if (answer.status !== 200) throw new Error(`message query: ${describe(answer)}`);
+    return (answer.body.data ?? []).find((m) => {
+      if (!m.isFromMe || m.itemType !== 0 || m.associatedMessageType != null || m.text !== text || m.error !== 0) return false;
+      const owner = this.journal.claimedBy(m.guid);
+      return owner === null || owner === action.logicalActionId;
+    }) ?? null;
+  }
+
+  // Sends
+
+  /** POST /api/v1/message/text, settled by its echo within the bound. */
+  private async sendText(action: ActionRef, chatGuid: string, send: TextSend, before: ReportableEvent[] = []): Promise<Outcome> {
+    const confirmed = (guid: string, replayed = false): Outcome => this.done(action, {
+      result: 'confirmed', ...(replayed ? { replayed, detail: `BlueBubbles already shows message ${guid} from an earlier attempt` } : {}),
+      events: [...before, { type: 'message.sent', conversationExternalId: chatGuid, messageExternalId: guid, commandId: action.commandId }],
+    }, guid);
+    const earlier = await this.alreadySent(action, chatGuid, send.message);
+    if (earlier) return confirmed(earlier.guid, true);
+
+    const tempGuid = this.tempGuidOf(action);
+    this.journal.intend(action.logicalActionId, tempGuid);
+    const answer = await this.withEcho(tempGuid, () => this.api.call<BbMessage>('POST', '/message/text', {
+      body: { chatGuid, tempGuid, ...send },
+      timeoutMs: this.settings.echoTimeoutMs,
+    }));
+    if ('echo' in answer) return confirmed(answer.echo.guid);
+    if ('timedOut' in answer) return this.done(action, { result: 'accepted_no_echo', detail: `no echo matched tempGuid ${tempGuid} within ${this.settings.echoTimeoutMs} ms`, events: before });
+    const { status, body } = answer.answer;
+    if (status === 200 && body.data?.guid && body.data.tempGuid === tempGuid && (body.data.error ?? 0) === 0) return confirmed(body.data.guid);
+    if (status === 400 && /already queued/i.test(body.error?.message ?? '')) return this.awaitOtherSend(action, chatGuid, send.message, tempGuid, before);
+    return this.done(action, { ...this.sendFailure(answer.answer), events: before });
+  }
+
+  /** A send's answer that is not its echo, as a result. */
+  private sendFailure(answer: BbAnswer<Partial<BbMessage> | null>): { result: OutcomeResult; detail: string } {
+    const error = answer.body.data?.error ?? 0;
+    if (answer.status === 500 && error !== 0) return { result: 'gateway_rejected', detail: `Messages refused the send (message error ${error}); ${describe(answer)}` };
+    if (answer.status === 500 && /not found in database/i.test(answer.body.error?.message ?? '')) {
+      return { result: 'accepted_no_echo', detail: `the send was handed to Messages but never showed in its database; ${describe(answer)}` };
+    }
+    return { result: 'send_not_ok', detail: describe(answer) };
+  }
+
+  /** Races a send's answer with its echo webhook; a timeout means the send went out and nothing confirmed it. */
+  private async withEcho<T>(tempGuid: string, request: () => Promise<BbAnswer<T>>): Promise<{ echo: BbMessage } | { answer: BbAnswer<T> } | { timedOut: true }> {
+    const echo = new Promise<{ echo: BbMessage }>((resolve) => this.echoes.set(tempGuid, (m) => resolve({ echo: m })));
+    const answered = request().then((answer) => ({ answer }), (error: unknown) => {
+      if (error instanceof BlueBubblesUnreachable && error.timedOut) return { timedOut: true as const };
+      throw error;
+    });
+    try {
+      return await Promise.race([answered, echo]);
+    } finally {
+      this.echoes.delete(tempGuid);
+      answered.catch(() => undefined);
+    }
+  }
+
+  /** BlueBubbles is still sending this tempGuid for another host: its message, once it shows, is this action's. */
+  private async awaitOtherSend(action: ActionRef, chatGuid: string, text: string, tempGuid: string, before: ReportableEvent[]): Promise<Outcome> {
+    const deadline = Date.now() + this.settings.echoTimeoutMs;
+    while (Date.now() < deadline) {
+      await delay(250);
+      const found = await this.alreadySent({ ...action, acceptedAt: undefined }, chatGuid, text);
+      if (found) {
+        return this.done(action, { result: 'confirmed', detail: `the send of tempGuid ${tempGuid} already in flight showed as ${found.guid}`, events: [...before, { type: 'message.sent', conversationExternalId: chatGuid, messageExternalId: found.guid, commandId: action.commandId }] }, found.guid);
+      }
+    }
+    return this.done(action, { result: 'accepted_no_echo', detail: `a send of tempGuid ${tempGuid} was already in flight and nothing showed within ${this.settings.echoTimeoutMs} ms`, events: before });
+  }
+
+  async sendToConversation(action: ActionRef, conversation: ConversationRef, content: OutgoingContent): Promise<Outcome> {
+    const chat = await this.usable(conversation);
+    if (isOutcome(chat)) return chat;
+    switch (content.kind) {
+      case 'text':
+        return this.sendText(action, chat.guid, { message: content.text, method: 'apple-script' });
+      case 'rich_link':
+        // Messages renders the preview of a bare URL itself.
+        return this.sendText(action, chat.guid, { message: content.url, method: 'apple-script' });
+      case 'rich_text': {
+        if (content.replyToMessageExternalId !== undefined) {
+          const parent = await this.api.find<BbMessage>(`/message/${encodeURIComponent(content.replyToMessageExternalId)}`, { with: 'chats' });
+          if (!parent || !(parent.chats ?? []).some((c) => c.guid === chat.guid)) {
+            return fail('invalid_target', `replyToMessageExternalId "${content.replyToMessageExternalId}" is not a message of this chat`);
+          }
+        }
+        return this.sendText(action, chat.guid, {
+          message: content.text,
+          method: 'private-api',
+          ...(content.subject === undefined ? {} : { subject: content.subject }),
+          ...(content.effect === undefined ? {} : { effectId: EFFECT_ID[content.effect] }),
+          ...(content.replyToMessageExternalId === undefined ? {} : { selectedMessageGuid: content.replyToMessageExternalId }),
+        });
+      }
+      case 'poll':
+        return fail('send_not_ok', 'BlueBubbles has no poll API; a host in front of it never declares poll');
+    }
+  }
+
+  async sendToRecipient(action: ActionRef, recipientExternalId: string, text: string): Promise<Outcome> {
+    if ((await this.unreachable([recipientExternalId])).length > 0) return fail('invalid_target', `iMessage cannot reach "${recipientExternalId}"`);
+    const existing = await this.chats.fetch(directChatGuid(recipientExternalId));
+    if (existing) return this.sendText(action, existing.guid, { message: text, method: 'apple-script' }, [this.chats.appeared(existing, action.commandId)]);
+    return this.createChat(action, [recipientExternalId], text, 'apple-script');
+  }
+
+  /** POST /api/v1/chat/new: the chat and its first message, with the send's tempGuid. */
+  private async createChat(action: ActionRef, addresses: string[], text: string, method: 'apple-script' | 'private-api', name: string | null = null): Promise<Outcome> {
+    const tempGuid = this.tempGuidOf(action);
+    this.journal.intend(action.logicalActionId, tempGuid);
+    const answer = await this.withEcho(tempGuid, () => this.api.call<BbChat & { messages?: BbMessage[] }>('POST', '/chat/new', {
+      body: { addresses, message: text, method, tempGuid },
+      timeoutMs: this.settings.echoTimeoutMs,
+    }));
+    if ('timedOut' in answer) return this.done(action, { result: 'accepted_no_echo', detail: `no echo matched tempGuid ${tempGuid} within ${this.settings.echoTimeoutMs} ms`, events: [] });
+    let chat: ChatInfo | null;
+    let guid: string | undefined;
+    if ('echo' in answer) {
+      guid = answer.echo.guid;
+      const chatGuid = answer.echo.chats?.[0]?.guid;
+      chat = chatGuid ? await this.chats.fetch(chatGuid) : null;
+    } else {
+      const { status, body } = answer.answer;
+      if (status !== 200 || !body.data) {
+        if (status === 500 && /failed to create chat/i.test(body.error?.message ?? '')) return fail('invalid_target', describe(answer.answer));
+        return this.done(action, { ...this.sendFailure(answer.answer as BbAnswer<Partial<BbMessage> | null>), events: [] });
+      }
+      chat = this.chats.remember(body.data);
+      guid = body.data.messages?.find((m) => m.tempGuid === tempGuid)?.guid;
+    }
+    if (!chat || !guid) return this.done(action, { result: 'accepted_no_echo', detail: 'BlueBubbles created the chat but showed no message matched by the tempGuid', events: [] });
+    if (name !== null) chat = await this.nameNewGroup(chat, name);
+    return this.done(action, {
+      result: 'confirmed',
+      events: [this.chats.appeared(chat, action.commandId), { type: 'message.sent', conversationExternalId: chat.guid, messageExternalId: guid, commandId: action.commandId }],
+    }, guid);
+  }
+
+  /** A new group's name (PUT /api/v1/chat/:guid); the group exists either way, so a failed rename only leaves it unnamed. */
+  private async nameNewGroup(chat: ChatInfo, name: string): Promise<ChatInfo> {
+    const answer = await this.api.call<BbChat>('PUT', `/chat/${encodeURIComponent(chat.guid)}`, { body: { displayName: name }, timeoutMs: this.settings.updateTimeoutMs }).catch(() => null);
+    if (answer?.status === 200 && answer.body.data) return this.chats.remember(answer.body.data);
+    this.context.log.warn({ chatGuid: chat.guid }, 'the new group could not be named');
+    return chat;
+  }
+
+  async createGroup(action: ActionRef, participants: string[], text: string, name: string | null): Promise<Outcome> {
+    const unreachable = await this.unreachable(participants);
+    if (unreachable.length > 0) return fail('invalid_target', `iMessage cannot reach: ${unreachable.join(', ')}`);
+    // AppleScript cannot create groups since Big Sur: only the Private API can.
+    return this.createChat(action, [...new Set(participants)], text, 'private-api', name);
+  }
+
+  // Reactions and the contact card
+
+  /** POST /api/v1/message/react (Private API); its answer is the reaction's row from the database. */
+  private async react(action: ActionRef, chatGuid: string, messageGuid: string, tapback: Tapback, remove: boolean): Promise<Outcome> {
+    const answer = await this.api.call<BbMessage>('POST', '/message/react', {
+      body: { chatGuid, selectedMessageGuid: messageGuid, reaction: remove ? `-${tapback}` : tapback },
+      timeoutMs: this.settings.echoTimeoutMs,
+    }).catch((error: unknown) => {
+      if (error instanceof BlueBubblesUnreachable && error.timedOut) return null;
+      throw error;
+    });
+    if (answer === null) return this.done(action, { result: 'accepted_no_echo', detail: `the reaction showed nothing within ${this.settings.echoTimeoutMs} ms`, events: [] });
+    if (answer.status === 200 && answer.body.data?.guid) return this.done(action, { result: 'confirmed', events: [] }, answer.body.data.guid);
+    if (answer.status === 400 && /does not exist/i.test(answer.body.error?.message ?? '')) return fail('no_message_to_react_to', describe(answer));
+    return fail('send_not_ok', describe(answer));
+  }
+
+  async tapback(action: ActionRef, conversation: ConversationRef, messageExternalId: string, tapback: Tapback, remove: boolean): Promise<Outcome> {
+    const chat = await this.usable(conversation);
+    if (isOutcome(chat)) return chat;
+    const target = await this.api.find<BbMessage>(`/message/${encodeURIComponent(messageExternalId)}`, { with: 'chats' });
+    if (!target || !(target.chats ?? []).some((c) => c.guid === chat.guid) || target.associatedMessageType != null) {
+      return fail('no_message_to_react_to', `no message "${messageExternalId}" in this chat`);
+    }
+    return this.react(action, chat.guid, messageExternalId, tapback, remove);
+  }
+
+  async reactToNewestIncoming(action: ActionRef, conversation: ConversationRef, tapback: Tapback): Promise<Outcome> {
+    const chat = await this.usable(conversation, 'direct');
+    if (isOutcome(chat)) return chat;
+    const newest = (await this.recent(chat.guid)).find((m) => !m.isFromMe && m.itemType === 0 && m.associatedMessageType == null);
+    if (!newest) return fail('no_message_to_react_to', 'the direct chat has no incoming message');
+    return this.react(action, chat.guid, newest.guid, tapback, false);
+  }
+
+  async shareNamePhoto(action: ActionRef, conversation: ConversationRef): Promise<Outcome> {
+    const chat = await this.usable(conversation, 'direct');
+    if (isOutcome(chat)) return chat;
+    const answer = await this.api.call('POST', `/chat/${encodeURIComponent(chat.guid)}/share/contact`);
+    if (answer.status === 200) return this.done(action, { result: 'confirmed', events: [] });
+    return fail('send_not_ok', describe(answer));
+  }
+
+  // Group changes: each waits, in BlueBubbles, for the change to show in the Messages database.
+
+  private async update<T>(method: string, path: string, body: unknown): Promise<BbAnswer<T> | null> {
+    return this.api.call<T>(method, path, { body, timeoutMs: this.settings.updateTimeoutMs }).catch((error: unknown) => {
+      if (error instanceof BlueBubblesUnreachable && error.timedOut) return null;
+      throw error;
+    });
+  }
+
+  private unverified(answer: BbAnswer<unknown> | null): Outcome {
+    if (answer === null) return fail('group_update_unverified', `the change did not show within ${this.settings.updateTimeoutMs} ms`);
+    if (answer.status === 404) return fail('invalid_target', describe(answer));
+    return fail('group_update_unverified', describe(answer));
+  }
+
+  async renameGroup(action: ActionRef, conversation: ConversationRef, name: string): Promise<Outcome> {
+    const chat = await this.usable(conversation, 'group');
+    if (isOutcome(chat)) return chat;
+    const answer = await this.update<BbChat>('PUT', `/chat/${encodeURIComponent(chat.guid)}`, { displayName: name });
+    if (answer?.status !== 200 || answer.body.data?.displayName !== name) return this.unverified(answer);
+    this.chats.remember(answer.body.data);
+    return this.done(action, { result: 'confirmed', events: [{ type: 'group.renamed', conversationExternalId: chat.guid, name, commandId: action.commandId }] });
+  }
+
+  private async toggle(action: ActionRef, conversation: ConversationRef, participant: string, change: 'add' | 'remove'): Promise<Outcome> {
+    const chat = await this.usable(conversation, 'group');
+    if (isOutcome(chat)) return chat;
+    if (change === 'add' && (await this.unreachable([participant])).length > 0) return fail('invalid_target', `iMessage cannot reach "${participant}"`);
+    if (chat.participants.includes(participant) === (change === 'add')) {
+      return this.done(action, { result: 'confirmed', detail: 'the membership already matched', events: [] });
+    }
+    const answer = await this.update<BbChat>('POST', `/chat/${encodeURIComponent(chat.guid)}/participant/${change}`, { address: participant });
+    if (answer?.status !== 200 || !answer.body.data) return this.unverified(answer);
+    const after = this.chats.remember(answer.body.data);
+    if (after.participants.includes(participant) !== (change === 'add')) return this.unverified(answer);
+    return this.done(action, {
+      result: 'confirmed',
+      events: [{
+        type: 'group.participants_changed', conversationExternalId: chat.guid,
+        added: change === 'add' ? [participant] : [], removed: change === 'remove' ? [participant] : [],
+        participants: after.participants, commandId: action.commandId,
+      }],
+    });
+  }
+
+  addParticipant(action: ActionRef, conversation: ConversationRef, participant: string): Promise<Outcome> {
+    return this.toggle(action, conversation, participant, 'add');
+  }
+
+  /** On macOS 26 Messages takes the removal and never shows it: BlueBubbles waits, then answers 500, which settles group_update_unverified. */
+  removeParticipant(action: ActionRef, conversation: ConversationRef, participant: string): Promise<Outcome> {
+    return this.toggle(action, conversation, participant, 'remove');
+  }
+
+  async setGroupPhoto(_action: ActionRef, _conversation: ConversationRef, _photo: Media): Promise<Outcome> {
+    throw new Error('set_photo settles transfer_unavailable before it reaches a driver');
+  }
+
+  async leaveGroup(action: ActionRef, conversation: ConversationRef): Promise<Outcome> {
+    const chat = await this.usable(conversation, 'group');
+    if (isOutcome(chat)) return chat;
+    const answer = await this.api.call('POST', `/chat/${encodeURIComponent(chat.guid)}/leave`);
+    if (answer.status === 200) return this.done(action, { result: 'confirmed', events: [] });
+    return fail('send_not_ok', describe(answer));
+  }
+
+  subscribe(listener: FeedListener): FeedSubscription {
+    return this.inbound.subscribe(listener);
+  }
+
+  async close(): Promise<void> {
+    await this.inbound.close();
+    this.journal.close();
+  }
+}
