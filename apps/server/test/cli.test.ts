@@ -75,14 +75,22 @@ async function sendText(apiKey: string): Promise<{ status: number; body: any }> 
 }
 
 describe('usage', () => {
-  it('--help (and -h, and no command at all) prints the usage and exits 0', async () => {
-    const cases = [['--help'], ['-h'], [], ['accounts', 'list', '--help']];
+  it('--help (and -h) prints the usage and exits 0', async () => {
+    const cases = [['--help'], ['-h'], ['accounts', 'list', '--help']];
     const runs = await Promise.all(cases.map((args) => cli(...args)));
     for (const [i, run] of runs.entries()) {
       expect(run.code, cases[i]!.join(' ')).toBe(0);
       expect(run.stdout).toContain('Usage: switchboard <command>');
       for (const command of ['accounts create', 'keys revoke', 'connector-keys create', 'pause', 'resume', 'hosts', 'tail']) expect(run.stdout).toContain(command);
     }
+  });
+
+  it('no command at all exits 2 with a usage hint, as a script calling it wrongly needs', async () => {
+    const run = await cli();
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('name a command');
+    expect(run.stderr).toContain('switchboard --help');
+    expect(run.stdout).toBe('');
   });
 
   it('an unknown command exits 2 with a usage hint', async () => {
@@ -132,7 +140,7 @@ describe('accounts', () => {
   it('accounts create makes an account; accounts list shows it', async () => {
     const name = uniqueName('acme');
     const created = await json('accounts', 'create', name);
-    expect(created).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name, outboundPaused: false, createdAt: expect.any(Number) });
+    expect(created).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name, outboundPaused: false, createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
     const listed = await json<any[]>('accounts', 'list');
     expect(listed.filter((a) => a.name === name)).toEqual([created]);
     const human = await cli('accounts', 'list');
@@ -184,7 +192,7 @@ describe('keys', () => {
     expect((await sendText(account.apiKey)).body.error).toBe('no_live_connector');
 
     const revoked = await json('keys', 'revoke', account.apiKeyId);
-    expect(revoked).toMatchObject({ id: account.apiKeyId, kind: 'account', revokedAt: expect.any(Number) });
+    expect(revoked).toMatchObject({ id: account.apiKeyId, kind: 'account', revokedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
     const after = await read();
     expect(after.status).toBe(401);
     expect(((await after.json()) as { error: string }).error).toBe('unauthenticated');
@@ -207,9 +215,9 @@ describe('connector keys and hosts', () => {
     const lease = await takeLease(connector.secret, 'mac-mini-1');
     expect(lease.status).toBe(200);
     const hosts = await json<any[]>('hosts');
-    expect(hosts.find((h) => h.accountId === account.id)).toMatchObject({ accountId: account.id, hostId: 'mac-mini-1', epoch: lease.body.epoch, osMajorVersion: 15, live: true });
+    expect(hosts.find((h) => h.accountId === account.id)).toMatchObject({ accountId: account.id, accountName: account.name, hostId: 'mac-mini-1', epoch: lease.body.epoch, osMajorVersion: 15, live: true, expiresAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
     const human = await cli('hosts');
-    expect(human.stdout).toMatch(new RegExp(`${account.id}\\s+mac-mini-1\\s+${lease.body.epoch}\\s+15\\s+live`));
+    expect(human.stdout).toMatch(new RegExp(`${account.name}\\s+mac-mini-1\\s+${lease.body.epoch}\\s+15\\s+live`));
 
     const release = await fetch(`${server.url}/v1/connector/lease/release`, { method: 'POST', headers: authorized(connector.secret), body: JSON.stringify({ epoch: lease.body.epoch }) });
     expect(release.status).toBe(204);

@@ -33,6 +33,13 @@ const useColor = process.stdout.isTTY && !process.env.NO_COLOR;
 const paint = (style: Parameters<typeof styleText>[0], text: string) => (useColor ? styleText(style, text) : text);
 const time = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString());
 
+/** Times as the API writes them, ISO 8601, in --json output. */
+function isoTimes(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(isoTimes);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, key.endsWith('At') && typeof v === 'number' ? new Date(v).toISOString() : v]));
+}
+
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   return rows
@@ -70,13 +77,14 @@ function parse(argv: string[]) {
 async function run(argv: string[]): Promise<void> {
   const { values, positionals } = parse(argv);
   const [command, sub, arg] = positionals;
-  if (values.help || !command) {
+  if (values.help) {
     console.log(HELP);
     return;
   }
+  if (!command) throw new UsageError('name a command');
   const config = loadConfig();
   const store = new SqliteStore({ dataDir: values['data-dir'] ?? config.dataDir, busyTimeoutMs: config.sqliteBusyTimeoutMs });
-  const out = (human: string, json: unknown) => console.log(values.json ? JSON.stringify(json, null, 2) : human);
+  const out = (human: string, json: unknown) => console.log(values.json ? JSON.stringify(isoTimes(json), null, 2) : human);
   try {
     switch (`${command} ${command === 'accounts' || command === 'keys' || command === 'connector-keys' ? sub : ''}`.trim()) {
       case 'accounts create': {
@@ -139,10 +147,11 @@ async function run(argv: string[]): Promise<void> {
       case 'hosts': {
         const now = Date.now();
         const leases = await store.listLeases();
+        const names = new Map((await store.listAccounts()).map((a) => [a.id, a.name]));
         out(
           leases.length === 0 ? 'no connector host has taken a lease yet'
-            : table([['ACCOUNT', 'HOST', 'EPOCH', 'OS', 'LEASE', 'EXPIRES'], ...leases.map((l) => [l.accountId, l.hostId, String(l.epoch), String(l.osMajorVersion), l.expiresAt > now ? paint('green', 'live') : paint('dim', 'expired'), time(l.expiresAt)])]),
-          leases.map((l) => ({ ...l, live: l.expiresAt > now })),
+            : table([['ACCOUNT', 'HOST', 'EPOCH', 'OS', 'LEASE', 'EXPIRES'], ...leases.map((l) => [names.get(l.accountId) ?? l.accountId, l.hostId, String(l.epoch), String(l.osMajorVersion), l.expiresAt > now ? paint('green', 'live') : paint('dim', 'expired'), time(l.expiresAt)])]),
+          leases.map((l) => ({ ...l, accountName: names.get(l.accountId) ?? null, live: l.expiresAt > now })),
         );
         return;
       }
