@@ -60,6 +60,15 @@ describe('pnpm start', { timeout: 240_000 }, () => {
     });
     await until('the new contact', () => first.output().includes('+14155550999'));
 
+    // Group changes print as sentences, not raw JSON.
+    const renamed = await fetch(`${before.SWITCHBOARD_URL}/v1/commands/group.update`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${before.SWITCHBOARD_API_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ target: { kind: 'conversation', conversationId: before.GROUP }, payload: { action: 'rename', name: 'Launch crew' } }),
+    });
+    expect(renamed.status).toBe(202);
+    await until('the rename', () => first.output().includes(`group renamed to "Launch crew" in ${before.GROUP}`));
+
     // What a terminal's Ctrl-C does: SIGINT to every process of the foreground group.
     process.kill(-first.child.pid!, 'SIGINT');
     expect(await first.exited).toBe(0);

@@ -165,6 +165,14 @@ function print(event: { id?: string; type?: string; time?: string; data: Record<
     case 'conversation.appeared':
       text = `${paint('cyan', 'conversation appeared')} ${d.kind} ${d.conversationId} ${paint('dim', JSON.stringify(d.participants))}`;
       break;
+    case 'group.renamed':
+      text = `${paint('cyan', 'group renamed')} to ${JSON.stringify(d.name)} ${paint('dim', `in ${d.conversationId}`)}`;
+      break;
+    case 'group.participants_changed': {
+      const list = (label: string, ids: unknown) => ((ids as string[]).length ? ` ${label} ${(ids as string[]).join(', ')}` : '');
+      text = `${paint('cyan', 'group members changed')}${list('added', d.added)}${list('removed', d.removed)} ${paint('dim', `in ${d.conversationId}`)}`;
+      break;
+    }
     default:
       text = `${paint('cyan', String(event.type ?? 'reset'))} ${paint('dim', JSON.stringify(d))}`;
   }
