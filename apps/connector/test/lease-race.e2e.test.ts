@@ -2,7 +2,7 @@ import type { LeaseRequest } from '@switchboard/contracts';
 import type { ServerProcess } from '@switchboard/testkit';
 import pino from 'pino';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { ConnectorClient, NetworkError } from '../src/host/client.ts';
+import { ConnectorClient, NetworkError } from '@switchboard/connector-client';
 import { LeaseKeeper } from '../src/host/lease.ts';
 import { removeDataDir, startServer } from './helpers.ts';
 
@@ -94,5 +94,4 @@ test(`${HOSTS} hosts racing for one account's lease: exactly one holder per epoc
   }
   expect(grants.filter((g) => g.how === 'died').length).toBeGreaterThan(10);
   await Promise.all(keepers.map((k) => k.stop()));
-  for (const client of clients) client.close();
 });

@@ -486,7 +486,7 @@ describe('routing paths and Idempotency-Key', () => {
     expect(command.payload).toEqual({ text: 'bare' });
     expect(command.routingPath).toBe('admin');
     const dispatched = (await acct.host.dispatch()).find((c) => c.commandId === res.body.commandId);
-    expect(dispatched.payload).toEqual({ text: 'bare' });
+    expect(dispatched!.payload).toEqual({ text: 'bare' });
   });
 });
 

@@ -61,8 +61,8 @@ describe('operating the server', () => {
     const accepted = await postCommand(server.url, account.apiKey, 'message.send', { target: { kind: 'recipient', recipientExternalId: '+14155550123' }, payload: { text: 'x' } });
     await postCommand(server.url, account.apiKey, 'message.send', {});
     const [command] = await host.dispatch(1000);
-    expect(command.commandId).toBe(accepted.body.commandId);
-    await host.settle(command.commandId, 'failed', 'gateway_rejected');
+    expect(command!.commandId).toBe(accepted.body.commandId);
+    await host.settle(command!.commandId, 'failed', 'gateway_rejected');
     const text = await (await fetch(`${server.url}/metrics`)).text();
     expect(text).toMatch(/switchboard_http_requests_total\{method="POST",route="\/v1\/commands\/:type",status="202",code=""\} [1-9]/);
     expect(text).toMatch(/switchboard_http_requests_total\{method="POST",route="\/v1\/commands\/:type",status="400",code="target_and_payload_required"\} [1-9]/);

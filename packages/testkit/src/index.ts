@@ -285,15 +285,16 @@ export async function openEventStream(url: string, apiKey: string, after = '0'):
   };
 }
 
-/** POST /v1/commands/{type}; the answer's status and JSON body. */
-export async function postCommand(url: string, apiKey: string, type: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+/** POST /v1/commands/{type} with a JSON body (or a raw string); the answer's status, JSON body and headers. */
+export async function postCommand(url: string, apiKey: string, type: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any; headers: Headers }> {
   const response = await fetch(`${url}/v1/commands/${type}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
+    body: typeof body === 'string' ? body : JSON.stringify(body),
   });
   const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null };
+  return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
 }
 
 export { Proxy, type Cut } from './proxy.ts';
+export { TestHost } from './host.ts';

@@ -2,7 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { connectorSchemas, type Capability, type DispatchedCommand, type Lease } from '@switchboard/contracts';
 import type { Logger } from 'pino';
 import type { Driver, FeedEvent, FeedSubscription } from '../driver/types.ts';
-import { errorOf, isLeaseLost, NetworkError, type ConnectorClient } from './client.ts';
+import { errorOf, isLeaseLost, NetworkError, type ConnectorClient } from '@switchboard/connector-client';
 import { Executor, type Execution } from './executor.ts';
 import { Lanes } from './lanes.ts';
 import { LeaseKeeper } from './lease.ts';
@@ -103,7 +103,6 @@ export class ConnectorHost {
     if (!drained) this.log.warn({ outstanding: this.lanes.outstanding }, 'commands still running at shutdown; the next holder settles them');
     await Promise.all([...this.sessions].map((s) => s.feed?.stop()));
     await this.keeper.stop();
-    this.options.client.close();
     await this.driver?.close();
     this.log.info('host stopped');
   }

@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Lease, LeaseRequest } from '@switchboard/contracts';
 import type { Logger } from 'pino';
-import { errorOf, NetworkError, type ConnectorClient } from './client.ts';
+import { errorOf, NetworkError, type ConnectorClient } from '@switchboard/connector-client';
 import { backoffDelay } from './retry.ts';
 
 /** The server refused the lease request itself (bad key, bad declaration): retrying cannot help. */

@@ -1,5 +1,5 @@
 import { setTimeout as wait } from 'node:timers/promises';
-import { NetworkError, type Answer } from './client.ts';
+import { NetworkError, type Answer } from '@switchboard/connector-client';
 
 export interface Backoff {
   initialMs: number;
