@@ -1,19 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  openEventStream,
-  postCommand,
-  removeDataDir,
-  startHost,
-  startServer,
-  type EventStream,
-  type HostProcess,
-  type ServerProcess,
-  type StreamEnvelope,
-} from '@switchboard/testkit';
+import { postCommand, removeDataDir, startHost, startServer, type HostProcess, type ServerProcess } from '@switchboard/testkit';
 import { expect } from 'vitest';
 import { SimulatedPlatform } from '../src/driver/simulator/platform.ts';
+import { openEventStream, type EventStream, type StreamEnvelope } from './stream.ts';
 
 /**
  * A real server process, one account, its response stream, and the simulated platform file its

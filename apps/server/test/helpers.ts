@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import pino from 'pino';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import { loadConfig, type Config } from '../src/config.ts';
 import { startServer, type RunningServer } from '../src/server.ts';
 import { newId, type Clock } from '../src/clock.ts';
@@ -73,6 +73,22 @@ export class TestHost extends BaseTestHost {
     const conversation = await server.services.store.findConversationByExternalId(accountId, externalId);
     return conversation!.id;
   }
+}
+
+/** Resolves once a dispatch poll of `accountId` waits for work on `server`. */
+export function pollParked(server: TestServer, accountId: string): Promise<void> {
+  const { waiters } = server.services;
+  const wait = waiters.wait.bind(waiters);
+  return new Promise((resolve) => {
+    const spy = vi.spyOn(waiters, 'wait').mockImplementation((id, ms, signal) => {
+      const waiting = wait(id, ms, signal);
+      if (id === accountId) {
+        spy.mockRestore();
+        resolve();
+      }
+      return waiting;
+    });
+  });
 }
 
 /** An account with a live lease and one direct and one group conversation. */
