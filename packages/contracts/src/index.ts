@@ -1,6 +1,6 @@
 /**
- * @switchboard/contracts: the types and zod validators generated from specs/, and the error and
- * settlement code catalogs. Everything under ./generated is produced by `pnpm generate`.
+ * @switchboard/contracts: the types and zod validators generated from specs/, the error and
+ * settlement code catalogs, and the command table (routing paths, target kinds). Everything under ./generated is produced by `pnpm generate`.
  */
 import type { components } from './generated/api/types.ts';
 import { zCommandType } from './generated/api/zod.gen.ts';
@@ -19,6 +19,7 @@ export * as connectorSchemas from './generated/connector/zod.gen.ts';
 export * as eventSchemas from './generated/events/zod.gen.ts';
 
 export * from './generated/catalog.ts';
+export * from './generated/commands.ts';
 
 type Api = components['schemas'];
 type Connector = ConnectorComponents['schemas'];
