@@ -38,6 +38,7 @@ export type MessageSendPayload = Api['MessageSendPayload'];
 export type GroupUpdatePayload = Api['GroupUpdatePayload'];
 export type Command = Api['Command'];
 export type Conversation = Api['Conversation'];
+export type ConversationKind = Api['ConversationKind'];
 export type Capability = Api['Capability'];
 export type CapabilityName = Api['CapabilityName'];
 export type CapabilityReport = Api['CapabilityReport'];
