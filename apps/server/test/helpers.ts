@@ -8,9 +8,12 @@ import addFormats from 'ajv-formats';
 import { expect, vi } from 'vitest';
 import { loadConfig, type Config } from '../src/config.ts';
 import { startServer, type RunningServer } from '../src/server.ts';
-import { newId, type Clock } from '../src/clock.ts';
+import type { Clock } from '../src/clock.ts';
+import { createIdSource } from '../src/ids.ts';
 import { issueCredential } from '../src/auth/issue.ts';
 import { TestHost as BaseTestHost } from '@switchboard/testkit';
+
+const newId = createIdSource().next;
 
 export interface TestServer extends RunningServer {
   dataDir: string;

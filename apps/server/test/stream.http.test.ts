@@ -2,8 +2,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { eventSchemas, type ConnectorComponents } from '@switchboard/contracts';
 import { get as httpGet, type ClientRequest, type IncomingMessage } from 'node:http';
-import { newId } from '../src/clock.ts';
+import { createIdSource } from '../src/ids.ts';
 import { expectSpecHeaders, expectSpecResponse, openapiParameter, headers, ManualClock, postCommand, readyAccount, startTestServer, type TestServer } from './helpers.ts';
+
+const newId = createIdSource().next;
 
 type Ready = Awaited<ReturnType<typeof readyAccount>>;
 type Envelope = { id: string; type: string; time: string; account: string; data: any };
