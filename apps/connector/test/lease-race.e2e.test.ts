@@ -94,4 +94,5 @@ test(`${HOSTS} hosts racing for one account's lease: exactly one holder per epoc
   }
   expect(grants.filter((g) => g.how === 'died').length).toBeGreaterThan(10);
   await Promise.all(keepers.map((k) => k.stop()));
+  for (const client of clients) client.close();
 });

@@ -4,6 +4,8 @@
  * up) is the caller's concern.
  */
 import createClient, { type Client } from 'openapi-fetch';
+import { connectorErrorCatalog, type ConnectorErrorCode } from '@switchboard/contracts/catalog';
+import { keptAlive, type Transport } from './transport.ts';
 import type { ConnectorComponents, ConnectorPaths, DispatchedCommand, Lease, LeaseRequest, PlatformEvent, Settlement } from '@switchboard/contracts';
 
 export type ConnectorApi = Client<ConnectorPaths>;
@@ -22,14 +24,14 @@ export interface Answer<T = unknown> {
 type Schemas = ConnectorComponents['schemas'];
 
 /** An error body of the protocol; `error` is `http_<status>` when the server sent none. */
-export type ErrorBody = { error: Schemas['ConnectorErrorCode'] | (string & {}); message: string } & Partial<Omit<Schemas['LeaseHeldError'], 'error' | 'message'>>;
+export type ErrorBody = { error: ConnectorErrorCode | (string & {}); message: string } & Partial<Omit<Schemas['LeaseHeldError'], 'error' | 'message'>>;
 
 export function errorOf(answer: Answer): ErrorBody {
   const body = answer.body as Partial<ErrorBody> | null;
   return { error: body?.error ?? `http_${answer.status}`, message: body?.message ?? '', ...body };
 }
 
-export const isLeaseLost = (answer: Answer) => answer.status === 409 && errorOf(answer).error === 'lease_lost';
+export const isLeaseLost = (answer: Answer) => answer.status === connectorErrorCatalog.lease_lost.status && errorOf(answer).error === 'lease_lost';
 
 /** A POST operation of the protocol, by its path. */
 export type ConnectorPost = { [P in keyof ConnectorPaths]: ConnectorPaths[P] extends { post: object } ? P : never }[keyof ConnectorPaths];
@@ -39,9 +41,16 @@ type Result = { data?: unknown; error?: unknown; response: Response };
 export class ConnectorClient {
   /** The typed openapi-fetch client, authenticated with the connector key. */
   readonly api: ConnectorApi;
+  private readonly transport: Transport;
 
   constructor(url: string, connectorKey: string) {
-    this.api = createClient<ConnectorPaths>({ baseUrl: url, headers: { authorization: `Bearer ${connectorKey}` } });
+    this.transport = keptAlive(url);
+    this.api = createClient<ConnectorPaths>({ baseUrl: url, headers: { authorization: `Bearer ${connectorKey}` }, fetch: this.transport.fetch });
+  }
+
+  /** Closes the kept-alive connections. */
+  close(): void {
+    this.transport.close();
   }
 
   /** Turns what openapi-fetch returned (or threw) into an Answer; a failure to talk is a NetworkError. */

@@ -99,6 +99,7 @@ export class ConnectorHost {
     if (!drained) this.log.warn({ outstanding: this.lanes.outstanding }, 'commands still running at shutdown; the next holder settles them');
     await Promise.all([...this.sessions].map((s) => s.feed?.stop()));
     await this.keeper.stop();
+    this.options.client.close();
     await this.driver?.close();
     this.log.info('host stopped');
   }
