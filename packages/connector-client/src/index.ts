@@ -45,7 +45,7 @@ export class ConnectorClient {
 
   constructor(url: string, connectorKey: string) {
     this.transport = keptAlive(url);
-    this.api = createClient<ConnectorPaths>({ baseUrl: url, headers: { authorization: `Bearer ${connectorKey}` }, fetch: this.transport.fetch });
+    this.api = createClient<ConnectorPaths>({ baseUrl: url, headers: { authorization: `Bearer ${connectorKey}` }, fetch: this.transport.fetch, Request: this.transport.Request });
   }
 
   /** Closes the kept-alive connections. */
