@@ -9,8 +9,9 @@ import { Parser } from '@asyncapi/parser';
 import { createClient } from '@hey-api/openapi-ts';
 import { bundle, loadConfig } from '@redocly/openapi-core';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
+import { commandTableFile } from './command-table.ts';
 import { lintSpecs } from './lint-specs.ts';
-import { isObject, oneOfConsts, readYaml, redoclyConfig, repoRoot, schemaOf, specs, type Json, type JsonObject } from './specs.ts';
+import { enumOf, isObject, oneOfConsts, readYaml, redoclyConfig, repoRoot, schemaOf, specs, type Json, type JsonObject } from './specs.ts';
 
 export const outDir = join(repoRoot, 'packages/contracts/src/generated');
 
@@ -148,40 +149,83 @@ function checkZod(doc: JsonObject, code: string, file: string): void {
   }
 }
 
-function catalogFile(api: JsonObject): string {
-  const errorCodes = oneOfConsts(schemaOf(api, 'ErrorCode', specs.api), 'ErrorCode');
-  const settlementCodes = oneOfConsts(schemaOf(api, 'SettlementCode', specs.api), 'SettlementCode');
-  const branches = (name: string) => schemaOf(api, name, specs.api)['oneOf'] as JsonObject[];
-  const str = (value: string) => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-  const errorEntries = branches('ErrorCode').map((b) => {
-    const status = b['x-status'];
+const str = (value: string) => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
+/** The ErrorCode branches (a `oneOf` of consts), each with its `x-status` and `x-retry` checked. */
+function errorEntries(api: JsonObject): Array<{ code: string; status: number; entry: string }> {
+  const codes = oneOfConsts(schemaOf(api, 'ErrorCode', specs.api), 'ErrorCode');
+  const branches = schemaOf(api, 'ErrorCode', specs.api)['oneOf'] as JsonObject[];
+  return branches.map((b, i) => {
+    const code = codes[i]!;
+    const status = httpStatus(b['x-status'], `ErrorCode ${code}`);
     const retry = b['x-retry'];
-    if (typeof status !== 'number' || !Number.isInteger(status) || status < 400 || status > 599) throw new Error(`ErrorCode ${b['const']}: x-status must be a 4xx/5xx integer`);
-    if (retry !== 'never' && retry !== 'after' && retry !== 'backoff') throw new Error(`ErrorCode ${b['const']}: x-retry must be never, after or backoff`);
-    return `  ${b['const']}: { status: ${status}, retry: ${str(retry)}, description: ${str(String(b['description'] ?? ''))} },`;
+    if (retry !== 'never' && retry !== 'after' && retry !== 'backoff') throw new Error(`ErrorCode ${code}: x-retry must be never, after or backoff`);
+    return { code, status, entry: `  ${code}: { status: ${status}, retry: ${str(retry)}, description: ${str(String(b['description'] ?? ''))} },` };
   });
-  const settlementEntries = branches('SettlementCode').map((b) => `  ${b['const']}: { description: ${str(String(b['description'] ?? ''))} },`);
+}
+
+function httpStatus(value: Json | undefined, where: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 400 || value > 599) throw new Error(`${where}: x-status must be a 4xx/5xx integer`);
+  return value;
+}
+
+/** The ConnectorErrorCode enum, each code with its status from the schema's `x-status` map. */
+function connectorErrorEntries(connector: JsonObject): Array<{ code: string; status: number; entry: string }> {
+  const schema = schemaOf(connector, 'ConnectorErrorCode', specs.connector);
+  const codes = enumOf(schema, 'ConnectorErrorCode');
+  const statuses = schema['x-status'];
+  if (!isObject(statuses)) throw new Error('ConnectorErrorCode: expected an x-status map of code to status');
+  const extra = Object.keys(statuses).filter((c) => !codes.includes(c));
+  if (extra.length) throw new Error(`ConnectorErrorCode: x-status names codes the enum does not have: ${extra.join(', ')}`);
+  return codes.map((code) => {
+    const status = httpStatus(statuses[code], `ConnectorErrorCode ${code}`);
+    return { code, status, entry: `  ${code}: { status: ${status} },` };
+  });
+}
+
+function catalogFile(api: JsonObject, connector: JsonObject): string {
+  const errors = errorEntries(api);
+  const connectorErrors = connectorErrorEntries(connector);
+  for (const { code, status } of connectorErrors) {
+    const shared = errors.find((e) => e.code === code);
+    if (shared && shared.status !== status) throw new Error(`ConnectorErrorCode ${code}: x-status ${status} differs from the public API's ${shared.status}`);
+  }
+  const settlementCodes = oneOfConsts(schemaOf(api, 'SettlementCode', specs.api), 'SettlementCode');
+  const settlementEntries = (schemaOf(api, 'SettlementCode', specs.api)['oneOf'] as JsonObject[]).map((b) => `  ${b['const']}: { description: ${str(String(b['description'] ?? ''))} },`);
+  const list = (codes: string[]) => codes.map((c) => `  ${str(c)},`).join('\n');
   return `// Generated from specs/ by tooling; do not edit.
-// Source: ${relative(repoRoot, specs.api)} (components.schemas.ErrorCode and SettlementCode).
+// Source: ${relative(repoRoot, specs.api)} (components.schemas.ErrorCode and SettlementCode) and
+// ${relative(repoRoot, specs.connector)} (components.schemas.ConnectorErrorCode).
 
 export const errorCodes = [
-${errorCodes.map((c) => `  ${str(c)},`).join('\n')}
+${list(errors.map((e) => e.code))}
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];
 
 export const errorCatalog: Record<ErrorCode, { status: number; retry: 'never' | 'after' | 'backoff'; description: string }> = {
-${errorEntries.join('\n')}
+${errors.map((e) => e.entry).join('\n')}
 };
 
 export const settlementCodes = [
-${settlementCodes.map((c) => `  ${str(c)},`).join('\n')}
+${list(settlementCodes)}
 ] as const;
 
 export type SettlementCode = (typeof settlementCodes)[number];
 
 export const settlementCatalog: Record<SettlementCode, { description: string }> = {
 ${settlementEntries.join('\n')}
+};
+
+/** The connector protocol's error codes; those it shares with the public API carry the same status. */
+export const connectorErrorCodes = [
+${list(connectorErrors.map((e) => e.code))}
+] as const;
+
+export type ConnectorErrorCode = (typeof connectorErrorCodes)[number];
+
+export const connectorErrorCatalog: Record<ConnectorErrorCode, { status: number }> = {
+${connectorErrors.map((e) => e.entry).join('\n')}
 };
 `;
 }
@@ -208,7 +252,8 @@ export async function generate(): Promise<void> {
       const json = { 'x-generated': header(spec, how), ...doc };
       writeFileSync(join(scratch, jsonNames[folder]), `${JSON.stringify(json, null, 2)}\n`);
     }
-    writeFileSync(join(scratch, 'catalog.ts'), catalogFile(docs.api));
+    writeFileSync(join(scratch, 'catalog.ts'), catalogFile(docs.api, docs.connector));
+    writeFileSync(join(scratch, 'commands.ts'), commandTableFile(docs.api, docs.events));
 
     // Replace generated/ wholesale so files of removed schemas or specs disappear.
     if (relative(repoRoot, outDir) !== join('packages', 'contracts', 'src', 'generated')) throw new Error(`refusing to replace ${outDir}`);

@@ -11,8 +11,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { openEventStream, postCommand, removeDataDir, startHost, startServer } from '@switchboard/testkit';
+import { postCommand, removeDataDir, startHost, startServer } from '@switchboard/testkit';
 import { SimulatedPlatform } from '../src/driver/simulator/platform.ts';
+import { openEventStream } from '../test/stream.ts';
 
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);

@@ -1,20 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  openEventStream,
-  postCommand,
-  removeDataDir,
-  startHost,
-  startServer,
-  type EventStream,
-  type HostProcess,
-  type ServerProcess,
-  type StreamEnvelope,
-} from '@switchboard/testkit';
+import { postCommand, removeDataDir, startHost, startServer, type HostProcess, type ServerProcess } from '@switchboard/testkit';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { BlueBubblesStandIn } from '../src/driver/bluebubbles/standin/server.ts';
 import { SimulatedPlatform, type PlatformMessage } from '../src/driver/simulator/platform.ts';
+import { openEventStream, type EventStream, type StreamEnvelope } from './stream.ts';
 
 /** The drivers the shared driver suite runs against. */
 export type DriverName = 'simulator' | 'bluebubbles';

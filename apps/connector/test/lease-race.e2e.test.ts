@@ -2,7 +2,7 @@ import type { LeaseRequest } from '@switchboard/contracts';
 import type { ServerProcess } from '@switchboard/testkit';
 import pino from 'pino';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { ConnectorClient, NetworkError } from '../src/host/client.ts';
+import { ConnectorClient, NetworkError } from '@switchboard/connector-client';
 import { LeaseKeeper } from '../src/host/lease.ts';
 import { removeDataDir, startServer } from './helpers.ts';
 

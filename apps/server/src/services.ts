@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { Clock } from './clock.ts';
+import { createIdSource, type IdSource } from './ids.ts';
 import type { Store } from './store/types.ts';
 import { StreamHub } from './stream/hub.ts';
 import { DispatchWaiters } from './leases/dispatcher.ts';
@@ -8,11 +9,12 @@ import { SlidingWindowLimiter } from './ratelimit/sliding-window.ts';
 import { StreamSlots } from './stream/slots.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 
-/** What the HTTP layer and the domain modules share; built once per server. */
+/** What the HTTP layer and the domain modules share; built once per server. Domain functions take the parts they use. */
 export interface Services {
   config: Config;
   store: Store;
   clock: Clock;
+  ids: IdSource;
   log: Logger;
   hub: StreamHub;
   waiters: DispatchWaiters;
@@ -32,6 +34,7 @@ export function createServices(config: Config, store: Store, clock: Clock, log: 
     config,
     store,
     clock,
+    ids: createIdSource(),
     log,
     hub,
     waiters: new DispatchWaiters(),

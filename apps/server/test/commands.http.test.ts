@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
 import { commandTypes } from '@switchboard/contracts';
-import { expectSpecResponse, openapiParameter, schemaAccepts, headers, postCommand, readyAccount, startTestServer, TestHost, type TestServer } from './helpers.ts';
+import { expectSpecResponse, openapiParameter, schemaAccepts, headers, pollParked, postCommand, readyAccount, startTestServer, TestHost, type TestServer } from './helpers.ts';
 
 const MISSING_CONVERSATION = '01900000-0000-7000-8000-000000000000';
 const SEND = '/v1/commands/message.send';
@@ -486,7 +486,7 @@ describe('routing paths and Idempotency-Key', () => {
     expect(command.payload).toEqual({ text: 'bare' });
     expect(command.routingPath).toBe('admin');
     const dispatched = (await acct.host.dispatch()).find((c) => c.commandId === res.body.commandId);
-    expect(dispatched.payload).toEqual({ text: 'bare' });
+    expect(dispatched!.payload).toEqual({ text: 'bare' });
   });
 });
 
@@ -642,13 +642,9 @@ describe('dispatch to a poll that went away', () => {
   it('an abandoned poll does not take later commands with it', async () => {
     const a = await readyAccount(server);
     const abandoned = new AbortController();
-    const poll = fetch(`${server.url}/v1/connector/dispatch`, {
-      method: 'POST',
-      headers: headers(a.connectorKey),
-      body: JSON.stringify({ epoch: a.host.epoch, holding: [], waitMs: 20_000 }),
-      signal: abandoned.signal,
-    }).catch(() => 'aborted');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const parked = pollParked(server, a.accountId);
+    const poll = a.host.call('dispatch', { epoch: a.host.epoch, holding: [], waitMs: 20_000 }, abandoned.signal).catch(() => 'aborted');
+    await parked;
     abandoned.abort();
     expect(await poll).toBe('aborted');
     const res = await postCommand(server.url, a.apiKey, 'message.send', { target: { kind: 'conversation', conversationId: a.direct }, payload: { text: 'x' } });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { headers, postCommand, readyAccount, startTestServer, TestHost, type TestServer } from './helpers.ts';
+import type { PlatformEvent } from '@switchboard/contracts';
 
 let server: TestServer;
 
@@ -63,7 +64,7 @@ describe('platform events are recorded once, whole', () => {
   it('a re-reported batch adds no second event: conversation, messages, rename, membership', async () => {
     const a = await readyAccount(server);
     const commandId = await send(a);
-    const batch = [
+    const batch: PlatformEvent[] = [
       { type: 'conversation.appeared', externalId: 'chat-again', conversationKind: 'group', name: 'Old', participants: ['+14155550123'] },
       { type: 'message.sent', conversationExternalId: 'chat-again', messageExternalId: 'out-1', commandId },
       { type: 'message.received', conversationExternalId: 'chat-again', messageExternalId: 'in-1', senderExternalId: '+14155550123', text: 'hey', attachments: [], receivedAt: new Date().toISOString() },

@@ -5,11 +5,15 @@ import { createRequire } from 'node:module';
 import pino from 'pino';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import { loadConfig, type Config } from '../src/config.ts';
 import { startServer, type RunningServer } from '../src/server.ts';
-import { newId, type Clock } from '../src/clock.ts';
+import type { Clock } from '../src/clock.ts';
+import { createIdSource } from '../src/ids.ts';
 import { issueCredential } from '../src/auth/issue.ts';
+import { TestHost as BaseTestHost } from '@switchboard/testkit';
+
+const newId = createIdSource().next;
 
 export interface TestServer extends RunningServer {
   dataDir: string;
@@ -61,54 +65,10 @@ export function headers(key: string, extra: Record<string, string> = {}): Record
   return { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...extra };
 }
 
-/** POST /v1/commands/{type} with a JSON body (or a raw string). */
-export async function postCommand(url: string, key: string, type: string, body: unknown, extra: Record<string, string> = {}): Promise<{ status: number; body: any; headers: Headers }> {
-  const response = await fetch(`${url}/v1/commands/${type}`, {
-    method: 'POST',
-    headers: headers(key, extra),
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
-}
+export { postCommand } from '@switchboard/testkit';
 
-/**
- * A connector host played by the test over the connector protocol: takes the lease, announces
- * conversations, receives and settles commands.
- */
-export class TestHost {
-  epoch = 0;
-  /** Commands dispatched to this epoch and not yet settled: every poll lists them. */
-  readonly holding = new Set<string>();
-  readonly url: string;
-  readonly key: string;
-  readonly hostId: string;
-
-  constructor(url: string, key: string, hostId = `host-${newId()}`) {
-    this.url = url;
-    this.key = key;
-    this.hostId = hostId;
-  }
-
-  async call(path: string, body: unknown): Promise<{ status: number; body: any }> {
-    const response = await fetch(`${this.url}/v1/connector/${path}`, { method: 'POST', headers: headers(this.key), body: JSON.stringify(body) });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : null };
-  }
-
-  async lease(capabilities: unknown[] = [], osMajorVersion = 15): Promise<this> {
-    const { status, body } = await this.call('lease', { hostId: this.hostId, osMajorVersion, capabilities });
-    expect(status, JSON.stringify(body)).toBe(200);
-    this.epoch = body.epoch;
-    this.holding.clear();
-    return this;
-  }
-
-  async report(events: unknown[]): Promise<void> {
-    const { status, body } = await this.call('platform-events', { epoch: this.epoch, events });
-    expect(status, JSON.stringify(body)).toBe(200);
-  }
-
+/** The test's connector host; it announces a conversation straight into the server's store. */
+export class TestHost extends BaseTestHost {
   /** Announces a conversation and returns its conversationId. */
   async conversation(server: TestServer, accountId: string, kind: 'direct' | 'group', participants: string[], name: string | null = null): Promise<string> {
     const externalId = `chat-${newId()}`;
@@ -116,19 +76,22 @@ export class TestHost {
     const conversation = await server.services.store.findConversationByExternalId(accountId, externalId);
     return conversation!.id;
   }
+}
 
-  async dispatch(waitMs = 0): Promise<any[]> {
-    const { status, body } = await this.call('dispatch', { epoch: this.epoch, holding: [...this.holding], waitMs });
-    expect(status, JSON.stringify(body)).toBe(200);
-    for (const command of body.commands) this.holding.add(command.commandId);
-    return body.commands;
-  }
-
-  async settle(commandId: string, status: 'succeeded' | 'failed', errorCode: string | null = null) {
-    const answer = await this.call('settlements', { epoch: this.epoch, commandId, status, errorCode });
-    if (answer.status === 200 || answer.status === 409) this.holding.delete(commandId);
-    return answer;
-  }
+/** Resolves once a dispatch poll of `accountId` waits for work on `server`. */
+export function pollParked(server: TestServer, accountId: string): Promise<void> {
+  const { waiters } = server.services;
+  const wait = waiters.wait.bind(waiters);
+  return new Promise((resolve) => {
+    const spy = vi.spyOn(waiters, 'wait').mockImplementation((id, ms, signal) => {
+      const waiting = wait(id, ms, signal);
+      if (id === accountId) {
+        spy.mockRestore();
+        resolve();
+      }
+      return waiting;
+    });
+  });
 }
 
 /** An account with a live lease and one direct and one group conversation. */

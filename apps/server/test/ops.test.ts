@@ -1,35 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createInterface } from 'node:readline';
-import { removeDataDir, startServer, type ServerProcess } from '@switchboard/testkit';
+import { LogTail, removeDataDir, startServer, type LogRecord, type ServerProcess } from '@switchboard/testkit';
 import { headers, postCommand, TestHost } from './helpers.ts';
 
 let server: ServerProcess;
-const lines: Record<string, unknown>[] = [];
+let logs: LogTail;
 
 beforeAll(async () => {
   server = await startServer();
-  createInterface({ input: server.child.stdout! }).on('line', (line) => {
-    try {
-      lines.push(JSON.parse(line) as Record<string, unknown>);
-    } catch {
-      // not a log line
-    }
-  });
+  logs = new LogTail(server.child.stdout!);
 });
 afterAll(async () => {
   await server.stop();
   removeDataDir(server.dataDir);
 });
 
-/** Waits until a log line matches; the server writes logs asynchronously. */
-async function logLine(match: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const found = lines.find(match);
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error('no matching log line');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+/** The first log line that matches; the server writes logs asynchronously. */
+function logLine(match: (line: LogRecord) => boolean): Promise<LogRecord> {
+  return logs.waitFor(match, 5000, 'matching log line');
 }
 
 describe('operating the server', () => {
@@ -61,8 +48,8 @@ describe('operating the server', () => {
     const accepted = await postCommand(server.url, account.apiKey, 'message.send', { target: { kind: 'recipient', recipientExternalId: '+14155550123' }, payload: { text: 'x' } });
     await postCommand(server.url, account.apiKey, 'message.send', {});
     const [command] = await host.dispatch(1000);
-    expect(command.commandId).toBe(accepted.body.commandId);
-    await host.settle(command.commandId, 'failed', 'gateway_rejected');
+    expect(command!.commandId).toBe(accepted.body.commandId);
+    await host.settle(command!.commandId, 'failed', 'gateway_rejected');
     const text = await (await fetch(`${server.url}/metrics`)).text();
     expect(text).toMatch(/switchboard_http_requests_total\{method="POST",route="\/v1\/commands\/:type",status="202",code=""\} [1-9]/);
     expect(text).toMatch(/switchboard_http_requests_total\{method="POST",route="\/v1\/commands\/:type",status="400",code="target_and_payload_required"\} [1-9]/);

@@ -3,10 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { newId } from '../src/clock.ts';
+import { createIdSource } from '../src/ids.ts';
 import { SqliteStore } from '../src/store/sqlite/store.ts';
 import type { Store } from '../src/store/types.ts';
 import { storeSuite } from './store.suite.ts';
+
+const newId = createIdSource().next;
 
 const root = mkdtempSync(join(tmpdir(), 'switchboard-store-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

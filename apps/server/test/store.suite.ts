@@ -1,9 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createHash } from 'node:crypto';
-import { newId } from '../src/clock.ts';
+import { createIdSource } from '../src/ids.ts';
 import type { PlatformEvent } from '@switchboard/contracts';
 import { StoreError, type NewCommand, type Settlement, type Store } from '../src/store/types.ts';
+
+const newId = createIdSource().next;
 
 /**
  * What a store implementation offers the suite besides a fresh store. Every hook is optional; the

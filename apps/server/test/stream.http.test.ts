@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
-import { eventSchemas } from '@switchboard/contracts';
+import { eventSchemas, type ConnectorComponents } from '@switchboard/contracts';
 import { get as httpGet, type ClientRequest, type IncomingMessage } from 'node:http';
-import { newId } from '../src/clock.ts';
+import { createIdSource } from '../src/ids.ts';
 import { expectSpecHeaders, expectSpecResponse, openapiParameter, headers, ManualClock, postCommand, readyAccount, startTestServer, type TestServer } from './helpers.ts';
+
+const newId = createIdSource().next;
 
 type Ready = Awaited<ReturnType<typeof readyAccount>>;
 type Envelope = { id: string; type: string; time: string; account: string; data: any };
@@ -178,7 +180,9 @@ async function externalIdOf(accountId: string, conversationId: string, s = serve
   return (await s.services.store.getConversation(accountId, conversationId))!.externalId;
 }
 
-function received(conversationExternalId: string, text: string, attachments: unknown[] = []) {
+type Received = ConnectorComponents['schemas']['PlatformMessageReceived'];
+
+function received(conversationExternalId: string, text: string, attachments: Received['attachments'] = []): Received {
   return { type: 'message.received', conversationExternalId, messageExternalId: `m-${newId()}`, senderExternalId: '+14155550123', text, attachments, receivedAt: new Date().toISOString() };
 }
 
@@ -231,7 +235,7 @@ describe('command events: exactly one command.settled per settled command', () =
     for (const [status, code] of [['succeeded', null], ['failed', 'gateway_rejected']] as const) {
       const conflict = await a.host.settle(id, status, code);
       expect(conflict.status).toBe(409);
-      expect(conflict.body.error).toBe('already_settled');
+      expect((conflict.body as { error: string }).error).toBe('already_settled');
     }
     expect(await allEvents(a.apiKey, after)).toEqual([]);
     const command = await server.services.store.getCommand(a.accountId, id);

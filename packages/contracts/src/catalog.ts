@@ -1,5 +1,7 @@
 /**
- * The error and settlement code catalogs alone, without the zod validators: what a client needs at
- * runtime to branch on codes and follow the retry guidance, at a fraction of the size.
+ * The code catalogs and the command table alone, without the zod validators: what a client needs
+ * at runtime to branch on codes, follow the retry guidance and know a command's routing path, at
+ * a fraction of the size.
  */
 export * from './generated/catalog.ts';
+export * from './generated/commands.ts';

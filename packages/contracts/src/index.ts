@@ -1,6 +1,6 @@
 /**
- * @switchboard/contracts: the types and zod validators generated from specs/, and the error and
- * settlement code catalogs. Everything under ./generated is produced by `pnpm generate`.
+ * @switchboard/contracts: the types and zod validators generated from specs/, the error and
+ * settlement code catalogs, and the command table (routing paths, target kinds). Everything under ./generated is produced by `pnpm generate`.
  */
 import type { components } from './generated/api/types.ts';
 import { zCommandType } from './generated/api/zod.gen.ts';
@@ -19,6 +19,7 @@ export * as connectorSchemas from './generated/connector/zod.gen.ts';
 export * as eventSchemas from './generated/events/zod.gen.ts';
 
 export * from './generated/catalog.ts';
+export * from './generated/commands.ts';
 
 type Api = components['schemas'];
 type Connector = ConnectorComponents['schemas'];
@@ -37,6 +38,7 @@ export type MessageSendPayload = Api['MessageSendPayload'];
 export type GroupUpdatePayload = Api['GroupUpdatePayload'];
 export type Command = Api['Command'];
 export type Conversation = Api['Conversation'];
+export type ConversationKind = Api['ConversationKind'];
 export type Capability = Api['Capability'];
 export type CapabilityName = Api['CapabilityName'];
 export type CapabilityReport = Api['CapabilityReport'];

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { commandTypes, errorCatalog, errorCodes, schemas, settlementCatalog, settlementCodes } from '../src/index.ts';
+import {
+  commandTable, commandTypes, connectorErrorCatalog, connectorErrorCodes, errorCatalog, errorCodes, isEventId, isIdempotencyKey, routingPathOf,
+  schemas, settlementCatalog, settlementCodes, targetKindsOf,
+} from '../src/index.ts';
 
 const seedErrorCodes = {
   body_too_large: 400, body_not_object: 400, target_and_payload_required: 400, invalid_conversationId: 400,
@@ -31,6 +34,51 @@ describe('the catalogs', () => {
 
   it('list the seven command types', () => {
     expect(commandTypes).toEqual(['message.send', 'reaction.tapback', 'reaction.apply', 'name_photo.share', 'group.create', 'group.update', 'group.leave']);
+  });
+});
+
+describe('the connector protocol catalog', () => {
+  it('gives each code its status, the public status for a code both share', () => {
+    expect(connectorErrorCatalog.lease_lost.status).toBe(409);
+    expect(connectorErrorCatalog.invalid_request.status).toBe(400);
+    for (const code of connectorErrorCodes) {
+      if (code in errorCatalog) expect(connectorErrorCatalog[code].status).toBe(errorCatalog[code as keyof typeof errorCatalog].status);
+    }
+  });
+});
+
+describe('the command table', () => {
+  it('covers every command type', () => {
+    expect(Object.keys(commandTable)).toEqual([...commandTypes]);
+  });
+
+  it('routes as the seed says: agent-turn for conversational acts, admin for account administration', () => {
+    expect(routingPathOf('message.send', 'conversation')).toBe('agent-turn');
+    expect(routingPathOf('message.send', 'recipient')).toBe('admin');
+    for (const type of ['reaction.tapback', 'reaction.apply', 'name_photo.share'] as const) expect(routingPathOf(type, 'conversation')).toBe('agent-turn');
+    expect(routingPathOf('group.create', 'participants')).toBe('admin');
+    for (const type of ['group.update', 'group.leave'] as const) expect(routingPathOf(type, 'conversation')).toBe('admin');
+  });
+
+  it('takes only the target kinds of each request body', () => {
+    expect(targetKindsOf('message.send')).toEqual(['conversation', 'recipient']);
+    expect(targetKindsOf('group.create')).toEqual(['participants']);
+    expect(routingPathOf('reaction.apply', 'recipient')).toBeUndefined();
+    expect(routingPathOf('group.create', 'toString')).toBeUndefined();
+  });
+
+  it('marks the group commands', () => {
+    expect(Object.entries(commandTable).filter(([, row]) => row.conversationKind === 'group').map(([type]) => type)).toEqual(['group.update', 'group.leave']);
+  });
+
+  it('checks Idempotency-Keys and event ids by the spec', () => {
+    expect(isIdempotencyKey('a'.repeat(255))).toBe(true);
+    expect(isIdempotencyKey('a'.repeat(256))).toBe(false);
+    expect(isIdempotencyKey('')).toBe(false);
+    expect(isIdempotencyKey('has space')).toBe(false);
+    expect(isEventId('0')).toBe(true);
+    expect(isEventId('1'.repeat(20))).toBe(false);
+    expect(isEventId('-1')).toBe(false);
   });
 });
 

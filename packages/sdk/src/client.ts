@@ -9,6 +9,7 @@ import { routingPathOf } from './routing.ts';
 import { awaitSettlement, type CommandOutcome, type SettledOptions } from './settled.ts';
 import type {
   Acknowledgement,
+  AgentTurnOptions,
   Attachment,
   CapabilityReport,
   Command,
@@ -21,6 +22,7 @@ import type {
   GroupUpdateRequest,
   NamePhotoShareRequest,
   ReactionRequest,
+  RequestOptions,
   RichPayload,
   SendToConversation,
   SendToRecipient,
@@ -47,20 +49,6 @@ export interface ClientOptions {
   random?: (() => number) | undefined;
   /** Makes an Idempotency-Key for an agent-turn command sent without one. Default: a random UUID. */
   idempotencyKey?: (() => string) | undefined;
-}
-
-export interface RequestOptions {
-  signal?: AbortSignal | undefined;
-}
-
-/**
- * Options of an agent-turn command. The SDK sends an Idempotency-Key with every one (its own
- * random UUID unless you pass one) and reuses it across its retries, so a retry is adopted by the
- * service instead of sent twice. Pass your own key to make retries across process restarts safe
- * too (e.g. derived from the inbound message you are answering).
- */
-export interface AgentTurnOptions extends RequestOptions {
-  idempotencyKey?: string | undefined;
 }
 
 /**

@@ -2,7 +2,7 @@
  * @switchboard/sdk: a typed client for Switchboard's command messaging API. Runs wherever fetch
  * runs (Node >= 20.19, browsers, edge runtimes); no Node-only APIs.
  */
-export { SwitchboardClient, type ClientOptions, type RequestOptions, type AgentTurnOptions } from './client.ts';
+export { SwitchboardClient, type ClientOptions } from './client.ts';
 export {
   SwitchboardError,
   SwitchboardNetworkError,

@@ -1,7 +1,14 @@
 import { linkedController, type Clock } from './clock.ts';
 import { CommandFailedError, SettlementTimeoutError } from './errors.ts';
-import type { AgentTurnOptions, SwitchboardClient } from './client.ts';
-import type { Acknowledgement, RichPayload } from './types.ts';
+import type { EventsOptions } from './events.ts';
+import type { Acknowledgement, AgentTurnOptions, RichPayload, SendToConversation, SendToRecipient, StreamItem } from './types.ts';
+
+/** What the recipe uses of the client: two sends and the stream. */
+export interface RecipeClient {
+  sendMessage(request: SendToRecipient, options?: AgentTurnOptions): Promise<Acknowledgement>;
+  sendMessage(request: SendToConversation, options?: AgentTurnOptions): Promise<Acknowledgement>;
+  events(options: EventsOptions): AsyncIterable<StreamItem>;
+}
 
 export interface NewContact {
   /** The person's address: a phone number or an email address. */
@@ -34,7 +41,7 @@ export interface RichToNewContactResult {
  * `data.commandId`). A contact the account already had a conversation with makes no new one;
  * then the command event's `conversationId` names the existing conversation.
  */
-async function conversationOf(client: SwitchboardClient, clock: Clock, commandId: string, after: string, timeoutMs: number, signal: AbortSignal | undefined): Promise<string> {
+async function conversationOf(client: RecipeClient, clock: Clock, commandId: string, after: string, timeoutMs: number, signal: AbortSignal | undefined): Promise<string> {
   const stop = linkedController(signal);
   const found = (async () => {
     for await (const item of client.events({ after, signal: stop.signal })) {
@@ -63,7 +70,7 @@ async function conversationOf(client: SwitchboardClient, clock: Clock, commandId
  * so send the text, wait for the conversation to appear on the stream, then send the rich
  * payload into it with a conversation target.
  */
-export async function sendRichToNewContact(client: SwitchboardClient, clock: Clock, contact: NewContact, payload: RichPayload, options: RichToNewContactOptions = {}): Promise<RichToNewContactResult> {
+export async function sendRichToNewContact(client: RecipeClient, clock: Clock, contact: NewContact, payload: RichPayload, options: RichToNewContactOptions = {}): Promise<RichToNewContactResult> {
   const { signal, idempotencyKey } = options;
   const after = options.after ?? '0';
   const recipientSend = await client.sendMessage(

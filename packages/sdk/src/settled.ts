@@ -1,7 +1,8 @@
 import type { SettlementCode } from '@switchboard/contracts';
 import { linkedController, type Clock } from './clock.ts';
 import { SettlementTimeoutError } from './errors.ts';
-import type { SwitchboardClient } from './client.ts';
+import type { EventsOptions } from './events.ts';
+import type { Command, EventPage, RequestOptions, StreamItem } from './types.ts';
 
 export interface SettledOptions {
   /** Give up after this long with SettlementTimeoutError. Default 60 s. */
@@ -16,6 +17,13 @@ export interface SettledOptions {
   after?: string | undefined;
 }
 
+/** What awaiting a settlement reads of the client: the command, or the stream. */
+export interface SettlementReader {
+  getCommand(commandId: string, options: RequestOptions): Promise<Command>;
+  eventPage(query: { after?: string | undefined; limit?: number | undefined }, options: RequestOptions): Promise<EventPage>;
+  events(options: EventsOptions): AsyncIterable<StreamItem>;
+}
+
 /** How a command settled: `succeeded`, or `failed` with its settlement code. */
 export type CommandOutcome =
   | { commandId: string; status: 'succeeded'; errorCode: null }
@@ -25,7 +33,7 @@ function outcome(commandId: string, status: 'succeeded' | 'failed', errorCode: S
   return status === 'succeeded' ? { commandId, status, errorCode: null } : { commandId, status, errorCode: errorCode! };
 }
 
-async function poll(client: SwitchboardClient, clock: Clock, commandId: string, signal: AbortSignal): Promise<CommandOutcome> {
+async function poll(client: SettlementReader, clock: Clock, commandId: string, signal: AbortSignal): Promise<CommandOutcome> {
   for (let interval = 100; ; interval = Math.min(2_000, interval * 2)) {
     const command = await client.getCommand(commandId, { signal });
     if (command.status !== 'queued') return outcome(commandId, command.status, command.errorCode);
@@ -33,7 +41,7 @@ async function poll(client: SwitchboardClient, clock: Clock, commandId: string, 
   }
 }
 
-async function watch(client: SwitchboardClient, commandId: string, after: string, signal: AbortSignal): Promise<CommandOutcome> {
+async function watch(client: SettlementReader, commandId: string, after: string, signal: AbortSignal): Promise<CommandOutcome> {
   if (after === 'now') {
     // The head first, then the command: a settlement after the read has an event past the head.
     after = (await client.eventPage({ after: 'now', limit: 1 }, { signal })).nextAfter;
@@ -50,7 +58,7 @@ async function watch(client: SwitchboardClient, commandId: string, after: string
 }
 
 /** Awaits the command event of `commandId`; see SwitchboardClient.settled. */
-export async function awaitSettlement(client: SwitchboardClient, clock: Clock, commandId: string, options: SettledOptions = {}): Promise<CommandOutcome> {
+export async function awaitSettlement(client: SettlementReader, clock: Clock, commandId: string, options: SettledOptions = {}): Promise<CommandOutcome> {
   const timeoutMs = options.timeoutMs ?? 60_000;
   const stop = linkedController(options.signal);
   try {

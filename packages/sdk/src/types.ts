@@ -107,3 +107,17 @@ export interface Attachment {
   /** From Content-Disposition, when the service sent one. */
   fileName: string | undefined;
 }
+
+export interface RequestOptions {
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * Options of an agent-turn command. The SDK sends an Idempotency-Key with every one (its own
+ * random UUID unless you pass one) and reuses it across its retries, so a retry is adopted by the
+ * service instead of sent twice. Pass your own key to make retries across process restarts safe
+ * too (e.g. derived from the inbound message you are answering).
+ */
+export interface AgentTurnOptions extends RequestOptions {
+  idempotencyKey?: string | undefined;
+}

@@ -215,85 +215,17 @@ export function startHost(options: { url: string; connectorKey: string; hostId?:
   };
 }
 
-/** One event of the response stream: the envelope of specs/asyncapi/stream.yaml. */
-export interface StreamEnvelope {
-  id: string;
-  type: string;
-  time: string;
-  account: string;
-  data: Record<string, any>;
-}
-
-export interface EventStream {
-  /** Every event received so far, in stream order. */
-  events: StreamEnvelope[];
-  /** Resolves with the first event (received or still to come) that matches. */
-  waitFor(predicate: (event: StreamEnvelope) => boolean, timeoutMs?: number, what?: string): Promise<StreamEnvelope>;
-  /** Called with every event as it arrives. */
-  onEvent(listener: (event: StreamEnvelope, receivedAt: number) => void): void;
-  close(): void;
-}
-
-/** Opens GET /v1/events as Server-Sent Events and collects the account's events. */
-export async function openEventStream(url: string, apiKey: string, after = '0'): Promise<EventStream> {
-  const abort = new AbortController();
-  const response = await fetch(`${url}/v1/events?after=${after}`, {
-    headers: { authorization: `Bearer ${apiKey}`, accept: 'text/event-stream' },
-    signal: abort.signal,
-  });
-  if (response.status !== 200 || !response.body) throw new Error(`GET /v1/events answered ${response.status}`);
-  const events: StreamEnvelope[] = [];
-  const listeners: Array<(event: StreamEnvelope, receivedAt: number) => void> = [];
-  const waiters = new Set<() => void>();
-
-  void (async () => {
-    const decoder = new TextDecoder();
-    let buffer = '';
-    try {
-      for await (const chunk of response.body!) {
-        buffer += decoder.decode(chunk as Uint8Array, { stream: true });
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const data = block.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
-          const type = block.split('\n').find((l) => l.startsWith('event: '))?.slice(7);
-          if (!data || type === 'reset') continue;
-          const event = JSON.parse(data) as StreamEnvelope;
-          const receivedAt = performance.now();
-          events.push(event);
-          for (const listener of listeners) listener(event, receivedAt);
-        }
-        for (const wake of [...waiters]) wake();
-      }
-    } catch {
-      // closed
-    }
-  })();
-
-  return {
-    events,
-    onEvent(listener) {
-      listeners.push(listener);
-    },
-    waitFor(predicate, timeoutMs = 20_000, what = 'a matching event') {
-      return waitForMatch(() => events.find(predicate), waiters, timeoutMs, () => `no ${what} on the stream within ${timeoutMs} ms; last events:\n${events.slice(-10).map((e) => JSON.stringify(e)).join('\n')}`);
-    },
-    close() {
-      abort.abort();
-    },
-  };
-}
-
-/** POST /v1/commands/{type}; the answer's status and JSON body. */
-export async function postCommand(url: string, apiKey: string, type: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+/** POST /v1/commands/{type} with a JSON body (or a raw string); the answer's status, JSON body and headers. */
+export async function postCommand(url: string, apiKey: string, type: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any; headers: Headers }> {
   const response = await fetch(`${url}/v1/commands/${type}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
+    body: typeof body === 'string' ? body : JSON.stringify(body),
   });
   const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null };
+  return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
 }
 
 export { Proxy, type Cut } from './proxy.ts';
+export { TestHost } from './host.ts';
+export { waitForMatch } from './wait.ts';

@@ -1,6 +1,6 @@
 import { ConfigError, flagsToEnv, loadConfig } from '../config.ts';
 import { prepareDriver } from '../driver/create.ts';
-import { ConnectorClient } from '../host/client.ts';
+import { ConnectorClient } from '@switchboard/connector-client';
 import { ConnectorHost } from '../host/host.ts';
 import { createLog } from '../log.ts';
 

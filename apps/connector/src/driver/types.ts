@@ -1,9 +1,8 @@
 /**
  * The one seam between a connector host and a messaging platform. The host decides what a
  * command means (payload, capabilities, settlement); a driver only does it on the platform and
- * says what the platform showed. The simulator (./simulator) is the default driver; a macOS
- * driver (AppleScript sends, echoes read from the Messages database) implements the same
- * interface.
+ * says what the platform showed. The simulator (./simulator) is the default driver; a driver
+ * for a real platform implements the same interface.
  */
 import type { components as ApiComponents } from '@switchboard/contracts';
 import type { ConnectorComponents } from '@switchboard/contracts';
@@ -39,7 +38,7 @@ export type OutgoingContent =
   | { kind: 'rich_link'; url: string }
   | { kind: 'poll'; question: string; options: string[] };
 
-/** Media a driver can put on the platform, once the service has a way to stage it. */
+/** A file on the platform, with its bytes. */
 export interface Media {
   fileName: string;
   mimeType: string;
@@ -138,7 +137,6 @@ export interface Driver {
   renameGroup(action: ActionRef, conversation: ConversationRef, name: string): Promise<Outcome>;
   addParticipant(action: ActionRef, conversation: ConversationRef, participant: string): Promise<Outcome>;
   removeParticipant(action: ActionRef, conversation: ConversationRef, participant: string): Promise<Outcome>;
-  setGroupPhoto(action: ActionRef, conversation: ConversationRef, photo: Media): Promise<Outcome>;
   leaveGroup(action: ActionRef, conversation: ConversationRef): Promise<Outcome>;
 
   /** Delivers what happens on the platform on its own, oldest first, from where the last holder of the lease stopped. */

@@ -1,13 +1,13 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import { connectorSchemas, type Capability, type DispatchedCommand, type Lease } from '@switchboard/contracts';
 import type { Logger } from 'pino';
 import type { Driver, FeedEvent, FeedSubscription } from '../driver/types.ts';
-import { errorOf, isLeaseLost, NetworkError, type ConnectorClient } from './client.ts';
+import { errorOf, isLeaseLost, NetworkError, type ConnectorClient } from '@switchboard/connector-client';
 import { Executor, type Execution } from './executor.ts';
 import { Lanes } from './lanes.ts';
 import { LeaseKeeper } from './lease.ts';
 import { Reporter } from './report.ts';
 import { backoffDelay } from './retry.ts';
+import { sleep } from './sleep.ts';
 
 export interface HostOptions {
   client: ConnectorClient;
@@ -58,10 +58,6 @@ function laneOf(command: DispatchedCommand): string {
   return `command:${command.commandId}`;
 }
 
-async function pause(ms: number, signal: AbortSignal): Promise<void> {
-  await delay(ms, undefined, { signal }).catch(() => undefined);
-}
-
 /**
  * A connector host: holds the account's lease, long-polls its commands, executes them through
  * the driver, reports what the platform showed and settles each command under the epoch it was
@@ -99,7 +95,7 @@ export class ConnectorHost {
   async stop(): Promise<void> {
     this.stopping = true;
     for (const session of this.sessions) session.polling.abort();
-    const drained = await Promise.race([this.lanes.idle().then(() => true), delay(this.options.shutdownGraceMs).then(() => false)]);
+    const drained = await Promise.race([this.lanes.idle().then(() => true), sleep(this.options.shutdownGraceMs).then(() => false)]);
     if (!drained) this.log.warn({ outstanding: this.lanes.outstanding }, 'commands still running at shutdown; the next holder settles them');
     await Promise.all([...this.sessions].map((s) => s.feed?.stop()));
     await this.keeper.stop();
@@ -140,7 +136,7 @@ export class ConnectorHost {
       } catch (error) {
         if (signal.aborted) break;
         this.log.warn({ err: error, epoch }, 'dispatch poll failed; retrying');
-        await pause(backoffDelay(failures++, { initialMs: 50, maxMs: 2_000 }), signal);
+        await sleep(backoffDelay(failures++, { initialMs: 50, maxMs: 2_000 }), signal);
         continue;
       }
       if (isLeaseLost(answer)) {
@@ -149,13 +145,13 @@ export class ConnectorHost {
       }
       if (answer.status !== 200) {
         this.log.error({ epoch, status: answer.status, error: errorOf(answer) }, 'dispatch poll refused');
-        await pause(backoffDelay(failures++, { initialMs: 50, maxMs: 2_000 }), signal);
+        await sleep(backoffDelay(failures++, { initialMs: 50, maxMs: 2_000 }), signal);
         continue;
       }
       failures = 0;
       const accepted = answer.body.commands.filter((raw) => this.accept(session, raw)).length;
       // Only commands it already holds (past what a poll can list): wait, or this would be a busy loop.
-      if (answer.body.commands.length > 0 && accepted === 0) await pause(1_000, signal);
+      if (answer.body.commands.length > 0 && accepted === 0) await sleep(1_000, signal);
     }
   }
 
@@ -203,7 +199,7 @@ export class ConnectorHost {
         // The platform keeps each logical action once, so trying again cannot execute it twice.
         log.error({ err: error, attempt }, 'command execution failed; retrying');
         if (session.ended.aborted) return;
-        await pause(backoffDelay(attempt, { initialMs: 100, maxMs: 5_000 }), session.ended);
+        await sleep(backoffDelay(attempt, { initialMs: 100, maxMs: 5_000 }), session.ended);
       }
     }
     if (job.execution.replayed) log.info({ status: job.execution.status, errorCode: job.execution.errorCode }, 'command already executed on the platform');

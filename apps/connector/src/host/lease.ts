@@ -1,8 +1,8 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import type { Lease, LeaseRequest } from '@switchboard/contracts';
 import type { Logger } from 'pino';
-import { errorOf, NetworkError, type ConnectorClient } from './client.ts';
+import { errorOf, NetworkError, type ConnectorClient } from '@switchboard/connector-client';
 import { backoffDelay } from './retry.ts';
+import { sleep } from './sleep.ts';
 
 /** The server refused the lease request itself (bad key, bad declaration): retrying cannot help. */
 export class LeaseRefused extends Error {
@@ -30,16 +30,6 @@ type HoldEnd = 'lost' | 'stopped';
 export function heldRetryDelay(untilExpiryMs: number, attempt: number, maxMs: number, random: () => number = Math.random): number {
   const ceiling = Math.min(maxMs, 100 * 2 ** Math.min(attempt, 20));
   return Math.round(Math.min(Math.max(untilExpiryMs, 5), ceiling) + random() * 25);
-}
-
-/** Sleeps `ms`; resolves early (false) when `signal` aborts. */
-async function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
-  try {
-    await delay(ms, undefined, { signal });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -123,7 +113,7 @@ export class LeaseKeeper {
       if (answer.status === 200) return { lease: answer.body, sentAt };
       const error = errorOf(answer);
       if (answer.status === 409 && error.error === 'lease_held') {
-        const untilExpiry = Date.parse(error.expiresAt ?? '') - Date.now();
+        const untilExpiry = Date.parse(error.expiresAt ?? '') - this.now();
         log.debug({ holderHostId: error.holderHostId, expiresAt: error.expiresAt }, 'lease held elsewhere');
         await sleep(heldRetryDelay(Number.isNaN(untilExpiry) ? maxRetryMs : untilExpiry, attempt, maxRetryMs, this.random), stop);
         continue;

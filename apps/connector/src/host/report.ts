@@ -1,7 +1,7 @@
 import type { DispatchedCommand, PlatformEvent } from '@switchboard/contracts';
 import type { Logger } from 'pino';
 import type { FeedEvent, ReportableEvent } from '../driver/types.ts';
-import { errorOf, isLeaseLost, type Answer, type ConnectorClient } from './client.ts';
+import { errorOf, isLeaseLost, type Answer, type ConnectorClient } from '@switchboard/connector-client';
 import type { Execution } from './executor.ts';
 import { retrying } from './retry.ts';
 

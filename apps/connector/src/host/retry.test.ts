@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { NetworkError, type Answer } from './client.ts';
+import { NetworkError, type Answer } from '@switchboard/connector-client';
 import { backoffDelay, retrying } from './retry.ts';
 
 describe('backoffDelay', () => {

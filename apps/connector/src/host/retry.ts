@@ -1,5 +1,5 @@
-import { setTimeout as wait } from 'node:timers/promises';
-import { NetworkError, type Answer } from './client.ts';
+import { NetworkError, type Answer } from '@switchboard/connector-client';
+import { sleep } from './sleep.ts';
 
 export interface Backoff {
   initialMs: number;
@@ -21,8 +21,6 @@ export interface RetryOptions {
   onRetry?: (error: Error, attempt: number) => void;
 }
 
-const delay = (ms: number, signal: AbortSignal) => wait(ms, undefined, { signal }).catch(() => undefined);
-
 const DEFAULT_BACKOFF: Backoff = { initialMs: 25, maxMs: 1_000 };
 
 /**
@@ -32,7 +30,7 @@ const DEFAULT_BACKOFF: Backoff = { initialMs: 25, maxMs: 1_000 };
  * was recorded, and a repeated conversation is ignored.
  */
 export async function retrying<T>(request: () => Promise<Answer<T>>, options: RetryOptions): Promise<Answer<T>> {
-  const sleep = options.sleep ?? delay;
+  const pause = options.sleep ?? sleep;
   for (let attempt = 0; ; attempt++) {
     let error: Error;
     try {
@@ -45,6 +43,6 @@ export async function retrying<T>(request: () => Promise<Answer<T>>, options: Re
     }
     if (options.until.aborted) throw error;
     options.onRetry?.(error, attempt);
-    await sleep(backoffDelay(attempt, options.backoff ?? DEFAULT_BACKOFF), options.until);
+    await pause(backoffDelay(attempt, options.backoff ?? DEFAULT_BACKOFF), options.until);
   }
 }

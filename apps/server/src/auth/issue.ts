@@ -1,4 +1,4 @@
-import { newId } from '../clock.ts';
+import { createIdSource, type IdSource } from '../ids.ts';
 import type { CredentialKind, CredentialRecord, Store } from '../store/types.ts';
 import { newSecret } from './keys.ts';
 
@@ -9,8 +9,9 @@ export async function issueCredential(
   kind: CredentialKind,
   label: string,
   now: number,
+  ids: IdSource = createIdSource(),
 ): Promise<{ secret: string; credential: CredentialRecord }> {
   const { secret, hash, prefix } = newSecret(kind);
-  const credential = await store.createCredential({ id: newId(), accountId, kind, hash, prefix, label, createdAt: now });
+  const credential = await store.createCredential({ id: ids.next(), accountId, kind, hash, prefix, label, createdAt: now });
   return { secret, credential };
 }

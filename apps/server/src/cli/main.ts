@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import { parseArgs, styleText } from 'node:util';
 import { loadConfig } from '../config.ts';
-import { newId } from '../clock.ts';
+import { createIdSource } from '../ids.ts';
 import { SqliteStore } from '../store/sqlite/store.ts';
 import type { AccountRecord, Store } from '../store/types.ts';
 import { issueCredential } from '../auth/issue.ts';
-import { toEnvelope } from '../stream/append.ts';
+import { toEnvelope } from '../stream/envelope.ts';
 
 const HELP = `switchboard: operate a Switchboard service (reads and writes its store directly)
 
@@ -91,7 +91,7 @@ async function run(argv: string[]): Promise<void> {
         const name = arg;
         if (!name) throw new UsageError('accounts create <name>');
         if (await store.findAccount(name)) throw new UsageError(`an account named "${name}" exists`);
-        const created = await store.createAccount({ id: newId(), name, createdAt: Date.now() });
+        const created = await store.createAccount({ id: createIdSource().next(), name, createdAt: Date.now() });
         out(`${paint('green', '✔')} account ${paint('bold', created.name)} ${created.id}`, created);
         return;
       }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { commandTypes } from '@switchboard/contracts';
-import { checkEnvelope, routingPathOf } from './envelope.ts';
+import { commandTypes, routingPathOf } from '@switchboard/contracts';
+import { checkEnvelope } from './envelope.ts';
 
 const UUID = '01900000-0000-7000-8000-000000000000';
 
@@ -32,7 +32,7 @@ describe('checkEnvelope', () => {
       fc.property(fc.jsonValue().filter((v) => typeof v !== 'object' || v === null || Array.isArray(v)), (value) => {
         const result = checkEnvelope('message.send', JSON.stringify(value));
         expect(result.ok).toBe(false);
-        if (!result.ok) expect(result.rejection.error).toBe('body_not_object');
+        if (!result.ok) expect(result.rejection.code).toBe('body_not_object');
       }),
     );
   });
@@ -43,7 +43,7 @@ describe('checkEnvelope', () => {
     fc.assert(
       fc.property(notObject, (payload) => {
         const result = checkEnvelope('message.send', JSON.stringify({ target: { kind: 'conversation', conversationId: 'bad' }, payload }));
-        expect(!result.ok && result.rejection.error).toBe('target_and_payload_required');
+        expect(!result.ok && result.rejection.code).toBe('target_and_payload_required');
       }),
     );
   });

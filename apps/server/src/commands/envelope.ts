@@ -1,49 +1,26 @@
-import type { CommandType, ErrorCode, RoutingPath } from '@switchboard/contracts';
-import type { StoredTarget } from '../store/types.ts';
-import { normaliseAddress, type AddressReason } from './address.ts';
-import { isUuid } from '../clock.ts';
+import { routingPathOf, targetKindsOf, type CommandType, type RoutingPath, type Target } from '@switchboard/contracts';
+import { ApiError } from '../errors.ts';
+import { isUuid } from '../ids.ts';
+import { normaliseAddress } from './address.ts';
 
 export const MAX_BODY_BYTES = 65_536;
 export const MAX_DEPTH = 64;
 export const MAX_PARTICIPANTS = 32;
 
 export interface Envelope {
-  target: StoredTarget;
+  target: Target;
   payload: Record<string, unknown>;
   routingPath: RoutingPath;
 }
 
-export type EnvelopeRejection =
-  | { status: 400; error: ErrorCode; message: string }
-  | { status: 422; error: 'invalid_recipient_address' | 'invalid_participant_address'; message: string; field: string; reason: AddressReason };
-
-export type EnvelopeResult = { ok: true; envelope: Envelope } | { ok: false; rejection: EnvelopeRejection };
-
-
-const TARGET_KINDS: Record<CommandType, readonly string[]> = {
-  'message.send': ['conversation', 'recipient'],
-  'reaction.tapback': ['conversation'],
-  'reaction.apply': ['conversation'],
-  'name_photo.share': ['conversation'],
-  'group.create': ['participants'],
-  'group.update': ['conversation'],
-  'group.leave': ['conversation'],
-};
-
-const AGENT_TURN_TYPES: ReadonlySet<CommandType> = new Set(['reaction.tapback', 'reaction.apply', 'name_photo.share']);
-
-/** The routing path, as specs/openapi/switchboard.yaml decides it for every type and target. */
-export function routingPathOf(type: CommandType, targetKind: StoredTarget['kind']): RoutingPath {
-  if (type === 'message.send') return targetKind === 'conversation' ? 'agent-turn' : 'admin';
-  return AGENT_TURN_TYPES.has(type) ? 'agent-turn' : 'admin';
-}
+export type EnvelopeResult = { ok: true; envelope: Envelope } | { ok: false; rejection: ApiError };
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function reject(error: ErrorCode, message: string): EnvelopeResult {
-  return { ok: false, rejection: { status: 400, error, message } };
+function reject(error: ApiError): EnvelopeResult {
+  return { ok: false, rejection: error };
 }
 
 /**
@@ -73,47 +50,37 @@ function inspect(root: object): 'poisoned' | 'too_deep' | null {
   return tooDeep ? 'too_deep' : null;
 }
 
-function conversationTarget(target: Record<string, unknown>): EnvelopeResult | StoredTarget {
+function conversationTarget(target: Record<string, unknown>): EnvelopeResult | Target {
   const id = target.conversationId;
   if (!isUuid(id)) {
-    return reject('invalid_conversationId', 'target.conversationId must be a UUID');
+    return reject(new ApiError('invalid_conversationId', 'target.conversationId must be a UUID'));
   }
   return { kind: 'conversation', conversationId: id.toLowerCase() };
 }
 
-function recipientTarget(target: Record<string, unknown>, payload: Record<string, unknown>): EnvelopeResult | StoredTarget {
+function recipientTarget(target: Record<string, unknown>, payload: Record<string, unknown>): EnvelopeResult | Target {
   if (!('recipientExternalId' in target) || !('text' in payload)) {
-    return reject('recipient_send_requires_recipientExternalId_and_text', 'a recipient send needs target.recipientExternalId and payload.text');
+    return reject(new ApiError('recipient_send_requires_recipientExternalId_and_text', 'a recipient send needs target.recipientExternalId and payload.text'));
   }
   const address = normaliseAddress(target.recipientExternalId);
   if (!address.ok) {
-    return {
-      ok: false,
-      rejection: {
-        status: 422, error: 'invalid_recipient_address', field: '/target/recipientExternalId', reason: address.reason,
-        message: 'target.recipientExternalId is not a valid phone number (with country code) or email address',
-      },
-    };
+    const message = 'target.recipientExternalId is not a valid phone number (with country code) or email address';
+    return reject(new ApiError('invalid_recipient_address', message, { field: '/target/recipientExternalId', reason: address.reason }));
   }
   return { kind: 'recipient', recipientExternalId: address.address };
 }
 
-function participantsTarget(target: Record<string, unknown>): EnvelopeResult | StoredTarget {
+function participantsTarget(target: Record<string, unknown>): EnvelopeResult | Target {
   const ids = target.participantExternalIds;
   if (!Array.isArray(ids) || ids.length === 0 || ids.length > MAX_PARTICIPANTS) {
-    return reject('group_create_requires_participantExternalIds', `target.participantExternalIds must be an array of 1 to ${MAX_PARTICIPANTS} addresses`);
+    return reject(new ApiError('group_create_requires_participantExternalIds', `target.participantExternalIds must be an array of 1 to ${MAX_PARTICIPANTS} addresses`));
   }
   const normalised: string[] = [];
   for (const [index, id] of ids.entries()) {
     const address = normaliseAddress(id);
     if (!address.ok) {
-      return {
-        ok: false,
-        rejection: {
-          status: 422, error: 'invalid_participant_address', field: `/target/participantExternalIds/${index}`, reason: address.reason,
-          message: `target.participantExternalIds[${index}] is not a valid phone number (with country code) or email address`,
-        },
-      };
+      const message = `target.participantExternalIds[${index}] is not a valid phone number (with country code) or email address`;
+      return reject(new ApiError('invalid_participant_address', message, { field: `/target/participantExternalIds/${index}`, reason: address.reason }));
     }
     if (!normalised.includes(address.address)) normalised.push(address.address);
   }
@@ -129,20 +96,20 @@ export function checkEnvelope(type: CommandType, body: string): EnvelopeResult {
   try {
     parsed = JSON.parse(body);
   } catch {
-    return reject('body_not_object', 'the body is not valid JSON');
+    return reject(new ApiError('body_not_object', 'the body is not valid JSON'));
   }
-  if (!isObject(parsed)) return reject('body_not_object', 'the body must be a JSON object');
+  if (!isObject(parsed)) return reject(new ApiError('body_not_object', 'the body must be a JSON object'));
   const problem = inspect(parsed);
-  if (problem === 'poisoned') return reject('body_not_object', 'keys named __proto__ or constructor.prototype are not accepted');
-  if (problem === 'too_deep') return reject('body_too_deep', `the body nests more than ${MAX_DEPTH} levels deep`);
+  if (problem === 'poisoned') return reject(new ApiError('body_not_object', 'keys named __proto__ or constructor.prototype are not accepted'));
+  if (problem === 'too_deep') return reject(new ApiError('body_too_deep', `the body nests more than ${MAX_DEPTH} levels deep`));
 
   const { target, payload } = parsed;
   if (!isObject(target) || !isObject(payload)) {
-    return reject('target_and_payload_required', 'the body needs a target object and a payload object');
+    return reject(new ApiError('target_and_payload_required', 'the body needs a target object and a payload object'));
   }
-  const allowed = TARGET_KINDS[type];
-  if (typeof target.kind !== 'string' || !allowed.includes(target.kind)) {
-    return reject('unsupported_target', `${type} takes a target of kind ${allowed.map((k) => `"${k}"`).join(' or ')}`);
+  const routingPath = typeof target.kind === 'string' ? routingPathOf(type, target.kind) : undefined;
+  if (routingPath === undefined) {
+    return reject(new ApiError('unsupported_target', `${type} takes a target of kind ${targetKindsOf(type).map((k) => `"${k}"`).join(' or ')}`));
   }
 
   const resolved =
@@ -153,5 +120,5 @@ export function checkEnvelope(type: CommandType, body: string): EnvelopeResult {
 
   // A recipient send forwards payload.text only; every other key is dropped here, silently.
   const stored = resolved.kind === 'recipient' ? { text: payload.text } : payload;
-  return { ok: true, envelope: { target: resolved, payload: stored, routingPath: routingPathOf(type, resolved.kind) } };
+  return { ok: true, envelope: { target: resolved, payload: stored, routingPath } };
 }

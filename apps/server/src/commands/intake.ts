@@ -1,22 +1,20 @@
-import type { Acknowledgement, CommandType, ErrorCode } from '@switchboard/contracts';
-import { newId } from '../clock.ts';
+import { commandTable, isIdempotencyKey, type Acknowledgement, type CommandType } from '@switchboard/contracts';
+import { ApiError } from '../errors.ts';
 import type { Services } from '../services.ts';
 import type { CommandRecord } from '../store/types.ts';
-import { checkEnvelope, type EnvelopeRejection } from './envelope.ts';
-
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
-const GROUP_COMMANDS: ReadonlySet<CommandType> = new Set(['group.update', 'group.leave']);
-
-export type IntakeRejection =
-  | EnvelopeRejection
-  | { status: 400 | 404 | 500 | 503; error: ErrorCode; message: string; retryAfter?: number };
+import { checkEnvelope } from './envelope.ts';
 
 export type IntakeResult =
   | { ok: true; acknowledgement: Acknowledgement; command: CommandRecord }
-  | { ok: false; rejection: IntakeRejection };
+  | { ok: false; rejection: ApiError };
 
-function fail(status: 400 | 404 | 500 | 503, error: ErrorCode, message: string, retryAfter?: number): IntakeResult {
-  return { ok: false, rejection: retryAfter === undefined ? { status, error, message } : { status, error, message, retryAfter } };
+function fail(error: ApiError): IntakeResult {
+  return { ok: false, rejection: error };
+}
+
+/** A 503 the client retries after `seconds`. */
+function unavailable(code: 'outbound_paused' | 'no_live_connector', message: string, seconds: number): ApiError {
+  return new ApiError(code, message, {}, { 'retry-after': String(seconds) });
 }
 
 /**
@@ -24,21 +22,21 @@ function fail(status: 400 | 404 | 500 | 503, error: ErrorCode, message: string, 
  * pause and lease, then the durable write. Steps 6 to 13 of the order in the OpenAPI spec.
  */
 export async function intake(
-  services: Services,
+  services: Pick<Services, 'store' | 'clock' | 'config' | 'log' | 'waiters' | 'ids'>,
   accountId: string,
   type: CommandType,
   body: string,
   idempotencyKeyHeader: string | undefined,
 ): Promise<IntakeResult> {
   const checked = checkEnvelope(type, body);
-  if (!checked.ok) return { ok: false, rejection: checked.rejection };
+  if (!checked.ok) return checked;
   const { target, payload, routingPath } = checked.envelope;
 
   // The admin path accepts any key and ignores it; only the agent-turn path looks at it.
   let idempotencyKey: string | null = null;
   if (routingPath === 'agent-turn' && idempotencyKeyHeader !== undefined) {
-    if (!IDEMPOTENCY_KEY.test(idempotencyKeyHeader)) {
-      return fail(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 printable ASCII characters');
+    if (!isIdempotencyKey(idempotencyKeyHeader)) {
+      return fail(new ApiError('invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 printable ASCII characters'));
     }
     idempotencyKey = idempotencyKeyHeader;
   }
@@ -47,9 +45,9 @@ export async function intake(
   let conversationId: string | null = null;
   if (target.kind === 'conversation') {
     const conversation = await store.getConversation(accountId, target.conversationId);
-    if (!conversation) return fail(404, 'conversation_not_found', 'no such conversation');
-    if (GROUP_COMMANDS.has(type) && conversation.kind !== 'group') {
-      return fail(400, 'group_command_requires_group_conversation', `${type} needs a group conversation; this one is a direct message`);
+    if (!conversation) return fail(new ApiError('conversation_not_found', 'no such conversation'));
+    if (commandTable[type].conversationKind === 'group' && conversation.kind !== 'group') {
+      return fail(new ApiError('group_command_requires_group_conversation', `${type} needs a group conversation; this one is a direct message`));
     }
     conversationId = conversation.id;
   }
@@ -62,13 +60,13 @@ export async function intake(
     if (original) return adopted(original);
   }
   if (await store.isOutboundPaused(accountId)) {
-    return fail(503, 'outbound_paused', 'sending is paused for this account', 30);
+    return fail(unavailable('outbound_paused', 'sending is paused for this account', 30));
   }
   if (!(await store.liveLease(accountId, now))) {
-    return fail(503, 'no_live_connector', 'no connector host holds a live lease for this account', 5);
+    return fail(unavailable('no_live_connector', 'no connector host holds a live lease for this account', 5));
   }
 
-  const id = newId();
+  const id = services.ids.next();
   let accepted;
   try {
     accepted = await store.acceptCommand(
@@ -77,7 +75,7 @@ export async function intake(
     );
   } catch (error) {
     services.log.error({ err: error, accountId, commandId: id }, 'command not stored');
-    return fail(500, 'internal', 'the command could not be stored; nothing was written');
+    return fail(new ApiError('internal', 'the command could not be stored; nothing was written'));
   }
   if (accepted.disposition === 'adopted') return adopted(accepted.command);
   services.waiters.wake(accountId);

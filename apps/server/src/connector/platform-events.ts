@@ -1,10 +1,10 @@
 import type { PlatformEvent } from '@switchboard/contracts';
-import { newId } from '../clock.ts';
 import type { Services } from '../services.ts';
-import type { ConversationRecord, NewEvent, PlatformEventsResult } from '../store/types.ts';
+import type { ConversationRecord, PlatformEventsResult } from '../store/types.ts';
+import type { EventBody } from '../stream/envelope.ts';
 
 /** The stream event (specs/asyncapi/stream.yaml) a platform event implies. */
-function streamEvent(event: PlatformEvent, conversation: ConversationRecord, time: number): NewEvent {
+function streamEvent(event: PlatformEvent, conversation: ConversationRecord, time: number): EventBody & { time: number } {
   const conversationId = conversation.id;
   switch (event.type) {
     case 'conversation.appeared':
@@ -44,9 +44,9 @@ function streamEvent(event: PlatformEvent, conversation: ConversationRecord, tim
  * the order reported, in one transaction, once (a re-reported event adds nothing). Then wakes
  * the account's open streams.
  */
-export async function recordPlatformEvents(services: Pick<Services, 'store' | 'clock' | 'hub'>, accountId: string, events: PlatformEvent[]): Promise<PlatformEventsResult> {
+export async function recordPlatformEvents(services: Pick<Services, 'store' | 'clock' | 'hub' | 'ids'>, accountId: string, events: PlatformEvent[]): Promise<PlatformEventsResult> {
   const now = services.clock.now();
-  const result = await services.store.recordPlatformEvents(accountId, events, now, newId, (event, conversation) => streamEvent(event, conversation, now));
+  const result = await services.store.recordPlatformEvents(accountId, events, now, services.ids.next, (event, conversation) => streamEvent(event, conversation, now));
   if (result.ok && result.events.length > 0) services.hub.notify(accountId);
   return result;
 }

@@ -1,27 +1,30 @@
 import { createServer } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Services } from '../services.ts';
-import { newId } from '../clock.ts';
-import { caughtError, sendError } from './errors.ts';
+import { ApiError } from '../errors.ts';
+import { caughtError, replyError, sendError } from './errors.ts';
 import { clientErrorHandler, connectHandler, isMediaType, rejectedBeforeRouting } from './protocol.ts';
-import { registerCommandRoutes } from './commands.ts';
-import { commandEndpoint } from './command-endpoint.ts';
+import { recordRequest } from './respond.ts';
+import { registerCommandRoutes } from './commands/get.ts';
+import { commandEndpoint } from './commands/post.ts';
 import { registerReadRoutes } from './read.ts';
 import { registerEventRoutes } from './events.ts';
-import { registerConnectorRoutes } from './connector.ts';
+import { connectorRoutes } from './connector.ts';
 import { registerDocsRoutes } from './docs.ts';
 
 /** The HTTP API. Thin: parse, call the domain modules, map their results to responses. */
 export function buildApp(services: Services): FastifyInstance {
+  const { ids, log } = services;
   const commands = commandEndpoint(services);
+  const rejected = rejectedBeforeRouting(ids);
   const app = Fastify({
     serverFactory: (router) => {
       // Host is checked in rejectedBeforeRouting, so the 400 has the documented body.
       const server = createServer({ requireHostHeader: false }, (req, res) => {
-        if (rejectedBeforeRouting(req, res)) return;
+        if (rejected(req, res)) return;
         if (!commands(req, res)) router(req, res);
       });
-      server.on('connect', connectHandler(services.log));
+      server.on('connect', connectHandler(log, ids));
       // Fastify's own keep-alive default: clients reuse idle connections well past Node's 5 s.
       server.keepAliveTimeout = 72_000;
       return server;
@@ -29,13 +32,13 @@ export function buildApp(services: Services): FastifyInstance {
     loggerInstance: services.log as FastifyBaseLogger,
     // One log line per request, written by the onResponse hook below.
     logController: new LogController({ disableRequestLogging: true }),
-    genReqId: () => newId(),
+    genReqId: () => ids.next(),
     requestIdHeader: false,
     return503OnClosing: true,
     // Long ids reach their routes and get the route's own answer (400 or 404), not a 414.
     routerOptions: { maxParamLength: 16_384 },
-    clientErrorHandler: clientErrorHandler(services.log),
-    frameworkErrors: (error, _request, reply) => sendError(reply, 400, 'bad_request', `the path is not valid percent-encoding (${error.code})`),
+    clientErrorHandler: clientErrorHandler(log, ids),
+    frameworkErrors: (error, _request, reply) => replyError(reply, new ApiError('bad_request', `the path is not valid percent-encoding (${error.code})`)),
   });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
@@ -51,26 +54,22 @@ export function buildApp(services: Services): FastifyInstance {
     if (type !== undefined && !isMediaType(type)) delete request.raw.headers['content-type'];
   });
   app.addHook('onResponse', async (request, reply) => {
-    const route = request.routeOptions.url ?? 'unmatched';
-    services.metrics.requests.inc({ method: request.method, route, status: reply.statusCode, code: reply.errorCode ?? '' });
-    request.log.info(
-      {
-        method: request.method,
-        url: request.url,
-        status: reply.statusCode,
-        error: reply.errorCode,
-        accountId: request.accountId,
-        commandId: request.commandId,
-        ms: Math.round(reply.elapsedTime * 100) / 100,
-      },
-      'request',
-    );
+    recordRequest(request.log, services.metrics, {
+      method: request.method,
+      url: request.url,
+      route: request.routeOptions.url ?? 'unmatched',
+      status: reply.statusCode,
+      error: reply.errorCode,
+      accountId: request.accountId,
+      commandId: request.commandId,
+      ms: Math.round(reply.elapsedTime * 100) / 100,
+    });
   });
-  app.setNotFoundHandler((request, reply) => sendError(reply, 404, 'not_found', `no route for ${request.method} ${request.url}`));
+  app.setNotFoundHandler((request, reply) => sendError(reply, 'not_found', `no route for ${request.method} ${request.url}`));
   app.setErrorHandler((error, request, reply) => {
-    const answer = caughtError(error as { statusCode?: number; code?: string });
+    const answer = caughtError(error);
     if (answer.status >= 500) request.log.error({ err: error }, 'unhandled error');
-    return sendError(reply, answer.status, answer.error, answer.message);
+    return replyError(reply, answer);
   });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
@@ -89,7 +88,7 @@ export function buildApp(services: Services): FastifyInstance {
   registerCommandRoutes(app, services);
   registerReadRoutes(app, services);
   registerEventRoutes(app, services);
-  registerConnectorRoutes(app, services);
+  void app.register(connectorRoutes(services));
   registerDocsRoutes(app);
   return app;
 }

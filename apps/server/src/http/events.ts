@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isEventId } from '@switchboard/contracts';
 import type { Services } from '../services.ts';
-import { toEnvelope } from '../stream/append.ts';
+import { toEnvelope } from '../stream/envelope.ts';
 import { authenticateRead } from './auth.ts';
 import { sendError } from './errors.ts';
 import { queryInt } from './read.ts';
 
-const CURSOR = /^\d{1,19}$/;
 const BATCH = 500;
 /** Sent once per stream: how soon an EventSource reconnects after the stream drops. */
 export const RECONNECT_MS = 3_000;
@@ -33,13 +33,13 @@ export function registerEventRoutes(app: FastifyInstance, services: Services): v
     const lastEventId = typeof header === 'string' && header !== '' ? header : undefined;
     const raw = sse && lastEventId !== undefined ? lastEventId : (request.query.after ?? '0');
     const fromNow = raw === 'now';
-    if ((!fromNow && !CURSOR.test(raw)) || (lastEventId !== undefined && !CURSOR.test(lastEventId))) {
-      return sendError(reply, 400, 'invalid_query', 'after must be an event id or now (and Last-Event-ID an event id)');
+    if ((!fromNow && !isEventId(raw)) || (lastEventId !== undefined && !isEventId(lastEventId))) {
+      return sendError(reply, 'invalid_query', 'after must be an event id or now (and Last-Event-ID an event id)');
     }
     // Past 2^53 the number is inexact, but it is still past every id (they stay below 2^53).
     const after = fromNow ? await services.store.newestEventId(accountId) : Number(raw);
     const limit = queryInt(request.query.limit, 100, 1, 1000);
-    if (limit === null) return sendError(reply, 400, 'invalid_query', 'limit must be an integer from 1 to 1000');
+    if (limit === null) return sendError(reply, 'invalid_query', 'limit must be an integer from 1 to 1000');
     // 0 is "from the start": a new client reads whatever is retained, with no reset to report.
     const purgedThrough = after === 0 ? 0 : await services.store.eventsPurgedThrough(accountId);
     // Not in the log: dropped by retention, or past its newest id (a cursor from another database).
@@ -48,7 +48,7 @@ export function registerEventRoutes(app: FastifyInstance, services: Services): v
     if (!sse) {
       if (lost) {
         const oldestId = await oldestRetainedId(services, accountId, purgedThrough);
-        return sendError(reply, 410, 'cursor_expired', 'events after this cursor were dropped by retention', { oldestId });
+        return sendError(reply, 'cursor_expired', 'events after this cursor were dropped by retention', { oldestId });
       }
       const events = await services.store.readEvents(accountId, after, limit);
       const nextAfter = events.length > 0 ? String(events[events.length - 1]!.id) : String(after);
@@ -57,7 +57,7 @@ export function registerEventRoutes(app: FastifyInstance, services: Services): v
     const slots = services.streamSlots;
     const credentialId = request.credentialId!;
     if (slots && !slots.take(credentialId)) {
-      return sendError(reply, 429, 'too_many_streams', `this credential already has ${slots.max} open streams; close one first`);
+      return sendError(reply, 'too_many_streams', `this credential already has ${slots.max} open streams; close one first`);
     }
     try {
       return await stream(services, accountId, lost ? null : after, raw, purgedThrough, fromNow, request, reply, open);

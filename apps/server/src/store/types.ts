@@ -1,8 +1,8 @@
-import type { CommandType, RoutingPath, SettlementCode, Capability, PlatformEvent } from '@switchboard/contracts';
+import type {
+  Capability, CommandStatus, CommandType, ConversationKind, PlatformEvent, RoutingPath, SettlementCode, Target,
+} from '@switchboard/contracts';
 
 export type CredentialKind = 'account' | 'connector';
-export type CommandStatus = 'queued' | 'succeeded' | 'failed';
-export type ConversationKind = 'direct' | 'group';
 
 export interface AccountRecord {
   id: string;
@@ -33,11 +33,6 @@ export interface ConversationRecord {
   createdAt: number;
 }
 
-export type StoredTarget =
-  | { kind: 'conversation'; conversationId: string }
-  | { kind: 'recipient'; recipientExternalId: string }
-  | { kind: 'participants'; participantExternalIds: string[] };
-
 export interface StatusChange {
   status: CommandStatus;
   at: number;
@@ -49,7 +44,7 @@ export interface CommandRecord {
   type: CommandType;
   routingPath: RoutingPath;
   status: CommandStatus;
-  target: StoredTarget;
+  target: Target;
   payload: Record<string, unknown>;
   logicalActionId: string;
   idempotencyKey: string | null;
@@ -66,7 +61,7 @@ export interface NewCommand {
   accountId: string;
   type: CommandType;
   routingPath: RoutingPath;
-  target: StoredTarget;
+  target: Target;
   payload: Record<string, unknown>;
   logicalActionId: string;
   idempotencyKey: string | null;
@@ -78,18 +73,20 @@ export type AcceptResult =
   | { disposition: 'queued'; command: CommandRecord }
   | { disposition: 'adopted'; command: CommandRecord };
 
+/**
+ * An event as the store keeps it. The store is ignorant of event shapes (its one suite stores
+ * any); the domain writes the shapes of specs/asyncapi/stream.yaml (stream/envelope.ts types
+ * them), and toEnvelope hands them out as typed stream events.
+ */
 export interface NewEvent {
   type: string;
   time: number;
   data: unknown;
 }
 
-export interface EventRecord {
+export interface EventRecord extends NewEvent {
   id: number;
   accountId: string;
-  type: string;
-  time: number;
-  data: unknown;
 }
 
 export interface LeaseRecord {

@@ -1,5 +1,6 @@
 // Generated from specs/ by tooling; do not edit.
-// Source: specs/openapi/switchboard.yaml (components.schemas.ErrorCode and SettlementCode).
+// Source: specs/openapi/switchboard.yaml (components.schemas.ErrorCode and SettlementCode) and
+// specs/openapi/connector.yaml (components.schemas.ConnectorErrorCode).
 
 export const errorCodes = [
   'body_too_large',
@@ -99,4 +100,29 @@ export const settlementCatalog: Record<SettlementCode, { description: string }> 
   transfer_unavailable: { description: 'The payload needs a `transferId`; nothing produces one.' },
   no_message_to_react_to: { description: 'reaction.apply found no incoming message in the direct conversation; reaction.tapback named a message that does not exist.' },
   direct_conversation_required: { description: 'reaction.apply or name_photo.share was aimed at a group.' },
+};
+
+/** The connector protocol's error codes; those it shares with the public API carry the same status. */
+export const connectorErrorCodes = [
+  'invalid_request',
+  'bad_request',
+  'unauthenticated',
+  'lease_held',
+  'lease_lost',
+  'command_not_found',
+  'already_settled',
+  'not_dispatched',
+] as const;
+
+export type ConnectorErrorCode = (typeof connectorErrorCodes)[number];
+
+export const connectorErrorCatalog: Record<ConnectorErrorCode, { status: number }> = {
+  invalid_request: { status: 400 },
+  bad_request: { status: 400 },
+  unauthenticated: { status: 401 },
+  lease_held: { status: 409 },
+  lease_lost: { status: 409 },
+  command_not_found: { status: 404 },
+  already_settled: { status: 409 },
+  not_dispatched: { status: 409 },
 };

@@ -1,8 +1,4 @@
-/**
- * A connector host played by the tests over the connector protocol (specs/openapi/connector.yaml):
- * takes the account's lease, announces conversations, receives commands and settles them. It
- * stands in for apps/connector, which tests must not import.
- */
+import { TestHost as BaseTestHost } from '@switchboard/testkit';
 import { connectorSchemas, schemas, type DispatchedCommand, type PlatformEvent, type SettlementCode } from '@switchboard/contracts';
 import { randomUUID } from 'node:crypto';
 
@@ -12,50 +8,20 @@ export interface Account {
   connectorKey: string;
 }
 
-export class TestHost {
-  epoch = 0;
-  /** Commands dispatched to this epoch and not yet settled: every poll lists them. */
-  readonly holding = new Set<string>();
-  readonly hostId = `sdk-test-host-${randomUUID()}`;
-
-  /** Mutable: after a server restart the same host (same hostId) talks to the new process. */
-  url: string;
+/** The test's connector host; it finds what it announced on the account's stream. */
+export class TestHost extends BaseTestHost {
   readonly account: Account;
 
   constructor(url: string, account: Account) {
-    this.url = url;
+    super(url, account.connectorKey, `sdk-test-host-${randomUUID()}`);
     this.account = account;
   }
 
-  async call<T = unknown>(path: string, body: unknown, signal?: AbortSignal): Promise<T> {
-    const response = await fetch(`${this.url}/v1/connector/${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${this.account.connectorKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-      ...(signal ? { signal } : {}),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`connector ${path} answered ${response.status}: ${text}`);
-    return (text ? JSON.parse(text) : undefined) as T;
-  }
-
-  async lease(capabilities: unknown[] = [], osMajorVersion = 15): Promise<this> {
-    const lease = await this.call<{ epoch: number }>('lease', { hostId: this.hostId, osMajorVersion, capabilities });
-    this.epoch = lease.epoch;
-    this.holding.clear();
-    return this;
-  }
-
-  async renew(): Promise<void> {
-    await this.call('lease/renew', { epoch: this.epoch });
-  }
-
-  async release(): Promise<void> {
-    await this.call('lease/release', { epoch: this.epoch });
-  }
-
-  report(events: PlatformEvent[]): Promise<unknown> {
-    return this.call('platform-events', { epoch: this.epoch, events });
+  /** Settles, and fails unless the service recorded it. */
+  override async settle(commandId: string, status: 'succeeded' | 'failed', errorCode: SettlementCode | null = null) {
+    const answer = await super.settle(commandId, status, errorCode);
+    if (answer.status !== 200) throw new Error(`settlement answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+    return answer;
   }
 
   /** Announces a conversation and returns the conversationId the service gave it. */
@@ -72,27 +38,6 @@ export class TestHost {
   /** Someone writes to the account. */
   received(conversationExternalId: string, text: string, messageExternalId = `msg-${randomUUID()}`, attachments: Array<{ attachmentId: string; fileName: string; mimeType: string; byteSize: number }> = []) {
     return this.report([{ type: 'message.received', conversationExternalId, messageExternalId, senderExternalId: '+14155550123', text, attachments, receivedAt: new Date().toISOString() }]);
-  }
-
-  async upload(attachmentId: string, fileName: string, mimeType: string, bytes: Uint8Array<ArrayBuffer>): Promise<void> {
-    const response = await fetch(`${this.url}/v1/connector/attachments/${attachmentId}?fileName=${encodeURIComponent(fileName)}&epoch=${this.epoch}`, {
-      method: 'PUT',
-      headers: { authorization: `Bearer ${this.account.connectorKey}`, 'content-type': mimeType },
-      body: bytes,
-    });
-    if (response.status !== 201) throw new Error(`upload answered ${response.status}: ${await response.text()}`);
-  }
-
-  async dispatch(waitMs = 0, signal?: AbortSignal): Promise<DispatchedCommand[]> {
-    const body = await this.call<{ commands: DispatchedCommand[] }>('dispatch', { epoch: this.epoch, holding: [...this.holding], waitMs }, signal);
-    for (const command of body.commands) this.holding.add(command.commandId);
-    return body.commands;
-  }
-
-  async settle(commandId: string, status: 'succeeded' | 'failed', errorCode: SettlementCode | null = null) {
-    const answer = await this.call('settlements', { epoch: this.epoch, commandId, status, errorCode });
-    this.holding.delete(commandId);
-    return answer;
   }
 
   /** The id of the newest event on the account's stream (the JSON form, read with the API key). */

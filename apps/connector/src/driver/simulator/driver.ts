@@ -7,7 +7,6 @@ import type {
   ExecutionRecord,
   FeedListener,
   FeedSubscription,
-  Media,
   Outcome,
   OutgoingContent,
   Tapback,
@@ -117,11 +116,6 @@ export class SimulatorDriver implements Driver {
     }
     const fault = this.updateFault();
     return this.call(() => this.platform.removeParticipant(action, this.context.hostId, conversation, participant, fault));
-  }
-
-  setGroupPhoto(action: ActionRef, conversation: ConversationRef, photo: Media): Promise<Outcome> {
-    const fault = this.updateFault();
-    return this.call(() => this.platform.setGroupPhoto(action, this.context.hostId, conversation, photo, fault));
   }
 
   leaveGroup(action: ActionRef, conversation: ConversationRef): Promise<Outcome> {

@@ -163,7 +163,12 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @enum {string} */
+        /**
+         * @description Every error code of the connector protocol. `x-status` is the HTTP status that carries each;
+         *     `bad_request`, `unauthenticated` and `command_not_found` are the public API's codes, with
+         *     the same status.
+         * @enum {string}
+         */
         ConnectorErrorCode: "invalid_request" | "bad_request" | "unauthenticated" | "lease_held" | "lease_lost" | "command_not_found" | "already_settled" | "not_dispatched";
         ConnectorError: {
             error: components["schemas"]["ConnectorErrorCode"];

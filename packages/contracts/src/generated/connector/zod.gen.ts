@@ -2,6 +2,12 @@
 
 import * as z from 'zod';
 
+/**
+ * Every error code of the connector protocol. `x-status` is the HTTP status that carries each;
+ * `bad_request`, `unauthenticated` and `command_not_found` are the public API's codes, with
+ * the same status.
+ *
+ */
 export const zConnectorErrorCode = z.enum([
     'invalid_request',
     'bad_request',

@@ -1,0 +1,62 @@
+import type { DispatchedCommand } from '@switchboard/contracts';
+import type { Services } from '../services.ts';
+import type { CommandRecord } from '../store/types.ts';
+import { iso } from '../clock.ts';
+
+type Deps = Pick<Services, 'store' | 'clock' | 'waiters'>;
+
+/** A command as the host receives it: a conversation target resolved to the platform's conversation. */
+async function dispatched(store: Deps['store'], command: CommandRecord): Promise<DispatchedCommand> {
+  let target: DispatchedCommand['target'];
+  if (command.target.kind === 'conversation') {
+    const conversation = (await store.getConversation(command.accountId, command.target.conversationId))!;
+    target = {
+      kind: 'conversation',
+      conversationId: conversation.id,
+      externalId: conversation.externalId,
+      conversationKind: conversation.kind,
+      participants: conversation.participants,
+      membershipVersion: conversation.membershipVersion,
+    };
+  } else {
+    target = command.target;
+  }
+  return {
+    commandId: command.id,
+    epoch: command.dispatchEpoch!,
+    type: command.type,
+    routingPath: command.routingPath,
+    logicalActionId: command.logicalActionId,
+    target,
+    payload: command.payload,
+    acceptedAt: iso(command.createdAt),
+  };
+}
+
+export interface DispatchPoll {
+  epoch: number;
+  /** What the host received under `epoch` and has not settled. */
+  holding: string[];
+  max: number;
+  waitMs: number;
+}
+
+/**
+ * A host's dispatch long-poll: the account's next commands for the live lease's `epoch`, waiting
+ * up to `waitMs` for one to arrive. Null when `epoch` is not the live lease's. Aborting `signal`
+ * (the connection closed, the server is closing) answers at once, empty. An answer lost on its
+ * way is no loss: the host's next poll does not list those commands in `holding`, so they are
+ * handed out again.
+ */
+export async function dispatch(services: Deps, accountId: string, poll: DispatchPoll, signal: AbortSignal): Promise<DispatchedCommand[] | null> {
+  const { store, clock, waiters } = services;
+  const deadline = clock.now() + poll.waitMs;
+  for (;;) {
+    if (signal.aborted) return [];
+    const commands = await store.dispatchCommands(accountId, poll.epoch, poll.max, poll.holding, clock.now());
+    if (commands === null) return null;
+    const remaining = deadline - clock.now();
+    if (commands.length > 0 || remaining <= 0 || signal.aborted) return Promise.all(commands.map((c) => dispatched(store, c)));
+    await waiters.wait(accountId, remaining, signal);
+  }
+}
