@@ -770,8 +770,9 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         const a = await account();
         const total = 150;
         let done = false;
+        const written: number[] = [];
         const writing = Promise.all(writers.map(async (w, n) => {
-          for (let i = 0; i < total / writers.length; i++) await w.appendEvents(a.id, [{ type: 't', time: T0, data: { n, i } }]);
+          for (let i = 0; i < total / writers.length; i++) written.push(...(await w.appendEvents(a.id, [{ type: 't', time: T0, data: { n, i } }])).map((e) => e.id));
         })).finally(() => { done = true; });
         // A reader that resumes after the last id it saw misses nothing only if ids commit in order.
         const seen: number[] = [];
@@ -781,7 +782,7 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
           if (done && page.length === 0) break;
         }
         await writing;
-        expect(seen).toEqual(Array.from({ length: total }, (_, i) => i + 1));
+        expect(seen).toEqual(written.sort((x, y) => x - y));
       });
 
       it('an event appended on one replica is announced to the others', async () => {
@@ -799,10 +800,10 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
       it('retention runs in one replica at a time', async () => {
         const replicas = [store, await replica(), await replica()];
         const a = await account();
-        await store.appendEvents(a.id, Array.from({ length: 20 }, () => ({ type: 'old', time: T0, data: null })));
+        const old = await store.appendEvents(a.id, Array.from({ length: 20 }, () => ({ type: 'old', time: T0, data: null })));
         const purged = await Promise.all(replicas.map((r) => r.purgeEvents(T0 + 1)));
         expect(purged.reduce((x, y) => x + y, 0)).toBe(20);
-        expect(await store.eventsPurgedThrough(a.id)).toBe(20);
+        expect(await store.eventsPurgedThrough(a.id)).toBe(old.at(-1)!.id);
       });
     });
 

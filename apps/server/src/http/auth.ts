@@ -25,12 +25,12 @@ export async function checkCredential(services: Services, header: string | undef
   const now = clock.now();
   const key = address ?? '';
   if (authFailures) {
-    const waitMs = authFailures.waitMs(key, now);
+    const waitMs = await authFailures.waitMs(key, now);
     if (waitMs > 0) return { ok: false, status: 429, retryAfter: retryAfterSeconds(waitMs), headers: rateLimitHeaders('auth', authFailures, { remaining: 0, resetMs: waitMs }) };
   }
   const credential = await services.store.findCredentialByHash(hashSecret(token));
   if (credential && credential.kind === kind) return { ok: true, credential };
-  authFailures?.take(key, now);
+  await authFailures?.take(key, now);
   return { ok: false, status: 401, message: 'the credential is not known' };
 }
 
@@ -60,7 +60,7 @@ export async function authenticateRead(services: Services, request: FastifyReque
   const accountId = await authenticate(services, request, reply, 'account');
   if (!accountId || !services.readLimiter) return accountId;
   const limiter = services.readLimiter;
-  const decision = limiter.take(request.credentialId!, services.clock.now());
+  const decision = await limiter.take(request.credentialId!, services.clock.now());
   const headers = rateLimitHeaders('read', limiter, decision);
   reply.header('ratelimit-policy', headers[0]).header('ratelimit', headers[1]);
   if (decision.allowed) return accountId;

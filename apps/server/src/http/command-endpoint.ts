@@ -93,7 +93,7 @@ export function commandEndpoint(services: Services): (req: IncomingMessage, res:
       if (!TYPES.has(type)) return fail(404, 'unknown_command', `"${type}" is not a command type`, { command: type });
 
       if (limiter) {
-        const decision = limiter.take(credential.id, clock.now());
+        const decision = await limiter.take(credential.id, clock.now());
         const [policy, remaining] = rateLimitHeaders('default', limiter, decision);
         res.setHeader('ratelimit-policy', policy);
         res.setHeader('ratelimit', remaining);

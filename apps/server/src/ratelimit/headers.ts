@@ -1,10 +1,11 @@
-import type { RateDecision, SlidingWindowLimiter } from './sliding-window.ts';
+import type { RateDecision } from './sliding-window.ts';
+import type { RateLimiter } from './limiter.ts';
 
 /** The policy names of the spec's "Abuse limits": commands, reads, failed authentication. */
 export type Policy = 'default' | 'read' | 'auth';
 
 /** `RateLimit-Policy` and `RateLimit` (IETF RateLimit header fields draft) for one decision. */
-export function rateLimitHeaders(policy: Policy, limiter: SlidingWindowLimiter, decision: Pick<RateDecision, 'remaining' | 'resetMs'>): [string, string] {
+export function rateLimitHeaders(policy: Policy, limiter: RateLimiter, decision: Pick<RateDecision, 'remaining' | 'resetMs'>): [string, string] {
   return [
     `"${policy}";q=${limiter.limit};w=${Math.ceil(limiter.windowMs / 1000)}`,
     `"${policy}";r=${decision.remaining};t=${Math.ceil(decision.resetMs / 1000)}`,

@@ -1,4 +1,4 @@
-import type { Sql } from 'postgres';
+import postgres, { type Sql } from 'postgres';
 import { migrations } from './migrations/index.ts';
 
 /** Every replica takes this advisory lock to read or change the schema, so they migrate once. */
@@ -12,6 +12,16 @@ export class SchemaMismatch extends Error {
 export interface MigrateResult {
   from: number;
   to: number;
+}
+
+/** `switchboard migrate`: applies pending migrations on the database at `url`. */
+export async function migrateDatabase(url: string): Promise<MigrateResult> {
+  const sql = postgres(url, { max: 1, onnotice: () => undefined, connect_timeout: 5 });
+  try {
+    return await migrate(sql, true);
+  } finally {
+    await sql.end({ timeout: 1 });
+  }
 }
 
 /**

@@ -25,6 +25,7 @@ import {
 import { account, command, conversation, credential, lease, type Row } from '../rows.ts';
 import { migrate } from './migrate.ts';
 import { CHANNEL, type ChangeFeed, type ChangeListener, parseChange } from './changes.ts';
+import { PostgresRateLimiter } from './rate-limiter.ts';
 
 export interface PostgresOptions {
   url: string;
@@ -122,6 +123,11 @@ export class PostgresStore implements Store, ChangeFeed {
       if (change) listener(change);
     }, onReconnect);
     return unlisten;
+  }
+
+  /** A rate limit counted across every replica on this database. */
+  rateLimiter(name: string, limit: number, windowMs: number): PostgresRateLimiter {
+    return new PostgresRateLimiter(this.sql, name, limit, windowMs);
   }
 
   // Accounts
@@ -478,16 +484,18 @@ async function notify(tx: Tx, kind: 'commands' | 'events', accountId: string): P
 }
 
 /**
- * Takes the next ids from the account's counter row. The row lock is held until COMMIT, so the
- * account's appends commit in id order: a reader that sees id n has already seen every id below n.
- * Taken last in its transaction, so the lock is held only for the insert and the COMMIT.
+ * Takes ids from the shared sequence while holding the account's row lock, which is kept until
+ * COMMIT: the account's appends take their ids and commit in one order, so a reader that sees
+ * id n has already seen every id of the account below n. Done last in its transaction, so the
+ * lock is held only for the insert and the COMMIT.
  */
 async function insertEvents(tx: Tx, accountId: string, events: NewEvent[]): Promise<EventRecord[]> {
   if (events.length === 0) return [];
-  const [counter] = await tx`UPDATE accounts SET last_event_id = last_event_id + ${events.length} WHERE id = ${accountId} RETURNING last_event_id`;
-  if (!counter) throw new StoreError(`no account "${accountId}" to append events to`);
-  const first = Number(counter.last_event_id) - events.length + 1;
-  const records = events.map((e, i) => ({ id: first + i, accountId, type: e.type, time: e.time, data: e.data }));
+  const [locked] = await tx`SELECT id FROM accounts WHERE id = ${accountId} FOR NO KEY UPDATE`;
+  if (!locked) throw new StoreError(`no account "${accountId}" to append events to`);
+  const ids = (await tx`SELECT nextval('event_ids') AS id FROM generate_series(1, ${events.length})`).map((r) => Number(r.id)).sort((x, y) => x - y);
+  const records = events.map((e, i) => ({ id: ids[i]!, accountId, type: e.type, time: e.time, data: e.data }));
+  await tx`UPDATE accounts SET last_event_id = ${ids.at(-1)!} WHERE id = ${accountId}`;
   const rows = records.map((r) => ({ account_id: accountId, id: r.id, type: r.type, time: r.time, data: JSON.stringify(r.data) }));
   await tx`INSERT INTO events ${tx(rows, 'account_id', 'id', 'type', 'time', 'data')}`;
   await notify(tx, 'events', accountId);

@@ -5,7 +5,7 @@ CREATE TABLE accounts (
   name TEXT NOT NULL UNIQUE,
   outbound_paused INTEGER NOT NULL DEFAULT 0,
   events_purged_through BIGINT NOT NULL DEFAULT 0,
-  -- The account's stream id counter: taken (and row-locked) by every transaction that appends events.
+  -- The largest stream id the account took; its row lock orders the account's appends (store.ts).
   last_event_id BIGINT NOT NULL DEFAULT 0,
   created_at BIGINT NOT NULL
 );
@@ -69,6 +69,9 @@ CREATE TABLE idempotency_keys (
 );
 CREATE INDEX idempotency_keys_created ON idempotency_keys(created_at);
 
+-- Stream ids, shared by all accounts (as in SQLite): a cursor of one account is past another's log.
+CREATE SEQUENCE event_ids;
+
 CREATE TABLE events (
   account_id TEXT NOT NULL,
   id BIGINT NOT NULL,
@@ -110,9 +113,26 @@ CREATE TABLE platform_records (
 );
 CREATE INDEX platform_records_recorded ON platform_records(recorded_at);
 
--- The rate limit's sliding log per key, shared by every replica.
+-- The rate limits' sliding logs per key, shared by every replica: the arrival times counted in
+-- the window, oldest first.
 CREATE TABLE rate_windows (
   key TEXT PRIMARY KEY,
   times BIGINT[] NOT NULL
 );
+
+-- Counts an arrival at p_now when fewer than p_limit were counted in (p_now - p_window, p_now];
+-- the key's row lock orders racing replicas. A refused arrival is not counted.
+CREATE FUNCTION switchboard_rate_take(p_key TEXT, p_now BIGINT, p_window BIGINT, p_limit INTEGER,
+  OUT allowed BOOLEAN, OUT counted INTEGER, OUT oldest BIGINT) AS $$
+DECLARE kept BIGINT[];
+BEGIN
+  INSERT INTO rate_windows (key, times) VALUES (p_key, '{}') ON CONFLICT DO NOTHING;
+  SELECT ARRAY(SELECT t FROM unnest(w.times) AS t WHERE t > p_now - p_window ORDER BY t) INTO kept
+    FROM rate_windows w WHERE w.key = p_key FOR UPDATE;
+  allowed := cardinality(kept) < p_limit;
+  IF allowed THEN kept := kept || p_now; END IF;
+  UPDATE rate_windows SET times = kept WHERE key = p_key;
+  counted := cardinality(kept);
+  oldest := kept[1];
+END $$ LANGUAGE plpgsql;
 `;
