@@ -29,6 +29,8 @@ export const serverNodeFlags: string[] = JSON.parse(readFileSync(join(root, 'app
 export interface ServerProcess {
   url: string;
   dataDir: string;
+  /** Where the server keeps its store: SWITCHBOARD_DATA_DIR, and SWITCHBOARD_DATABASE_URL on PostgreSQL. */
+  storeEnv: Record<string, string>;
   child: ChildProcess;
   /** Runs the operator CLI against this server's store and returns its --json output. */
   cli<T = unknown>(...args: string[]): Promise<T>;
@@ -88,6 +90,7 @@ export async function startServer(env: Record<string, string> = {}, dataDir?: st
   return {
     url: ready.url as string,
     dataDir: dir,
+    storeEnv: { SWITCHBOARD_DATA_DIR: dir, ...(fullEnv.SWITCHBOARD_DATABASE_URL ? { SWITCHBOARD_DATABASE_URL: fullEnv.SWITCHBOARD_DATABASE_URL } : {}) },
     child,
     cli,
     async account(name = `account-${process.pid}-${++accounts}`) {
