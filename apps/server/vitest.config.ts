@@ -11,7 +11,14 @@ export default defineConfig({
       {
         extends: true,
         // The HTTP suite again on a PostgreSQL-backed server (the store suite runs both stores itself).
-        test: { name: 'postgres', include: ['test/**/*.test.ts'], exclude: ['test/store.*.test.ts', 'test/postgres.test.ts'], env: { SWITCHBOARD_TEST_STORE: 'postgres' } },
+        // Each server and CLI process also opens a database (and each server makes one): more time.
+        test: {
+          name: 'postgres',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/store.*.test.ts', 'test/postgres.test.ts'],
+          env: { SWITCHBOARD_TEST_STORE: 'postgres' },
+          testTimeout: 60_000,
+        },
       },
     ],
   },

@@ -15,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => admin.end({ timeout: 1 }));
 
 /** Statements that wait longer than this fail: a held lock makes a transaction fail fast. */
-const statementTimeoutMs = 2_000;
+const statementTimeoutMs = 5_000;
 
 /** The suite's database, emptied: every test starts from a fresh store. */
 async function open(): Promise<Store> {
