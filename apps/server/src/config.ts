@@ -20,6 +20,14 @@ export interface Config {
   eventRetentionMs: number;
   heartbeatMs: number;
   sqliteBusyTimeoutMs: number;
+  /** A PostgreSQL URL selects the PostgreSQL store (replicas may share it); null keeps SQLite in `dataDir`. */
+  databaseUrl: string | null;
+  /** Connections in the PostgreSQL pool, at most. */
+  databasePoolMax: number;
+  /** A PostgreSQL statement running longer is cancelled (its transaction rolls back). */
+  databaseStatementTimeoutMs: number;
+  /** Apply pending PostgreSQL migrations at start-up (`auto`), or refuse to start until `switchboard migrate` ran (`off`). */
+  migrate: 'auto' | 'off';
 }
 
 const HOUR = 3_600_000;
@@ -32,6 +40,13 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): n
     throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
   }
   return value;
+}
+
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, values: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(values as readonly string[]).includes(raw)) throw new Error(`${name} must be one of ${values.join(', ')}, got "${raw}"`);
+  return raw as T;
 }
 
 /** Reads the server's configuration from the environment, once. */
@@ -53,5 +68,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // A third under the common 15 s proxy idle timeout.
     heartbeatMs: int(env, 'SWITCHBOARD_HEARTBEAT_MS', 10_000, 10),
     sqliteBusyTimeoutMs: int(env, 'SWITCHBOARD_SQLITE_BUSY_TIMEOUT_MS', 5_000),
+    databaseUrl: env.SWITCHBOARD_DATABASE_URL || null,
+    databasePoolMax: int(env, 'SWITCHBOARD_DATABASE_POOL_MAX', 10, 1),
+    databaseStatementTimeoutMs: int(env, 'SWITCHBOARD_DATABASE_STATEMENT_TIMEOUT_MS', 5_000, 1),
+    migrate: oneOf(env, 'SWITCHBOARD_MIGRATE', ['auto', 'off'] as const, 'auto'),
   };
 }

@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { Store } from './store/types.ts';
-import { SqliteStore } from './store/sqlite/store.ts';
+import { openStore } from './store/open.ts';
+import { hasChangeFeed } from './store/postgres/changes.ts';
 import { createServices, type Services } from './services.ts';
 import { buildApp } from './http/app.ts';
 
@@ -26,10 +27,21 @@ const HOUR = 3_600_000;
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   // Asynchronous writes: a log line never blocks a request on the stdout pipe.
   const log = options.log ?? pino({ level: config.logLevel, base: { service: 'switchboard' } }, pino.destination({ dest: 1, sync: false }));
-  const store = options.store ?? new SqliteStore({ dataDir: config.dataDir, busyTimeoutMs: config.sqliteBusyTimeoutMs });
+  const store = options.store ?? await openStore(config);
   const clock = options.clock ?? systemClock;
   const services = createServices(config, store, clock, log);
   const app = buildApp(services);
+  // Changes committed by other replicas wake this one's streams and long-polls; after the
+  // listening connection was lost, everyone is woken, since a change may have been missed.
+  const stopRelay = hasChangeFeed(store)
+    ? await store.listen((change) => {
+      if (change.kind === 'events') services.hub.notify(change.accountId);
+      else services.waiters.wake(change.accountId);
+    }, () => {
+      services.hub.notifyAll();
+      services.waiters.wakeAll();
+    })
+    : null;
 
   const retention = async () => {
     const now = clock.now();
@@ -40,9 +52,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     } catch (error) {
       log.warn({ err: error }, 'retention purge failed; will retry');
     }
-    services.limiter?.sweep(now);
-    services.readLimiter?.sweep(now);
-    services.authFailures?.sweep(now);
+    try {
+      await services.limiter?.sweep(now);
+      await services.readLimiter?.sweep(now);
+      await services.authFailures?.sweep(now);
+    } catch (error) {
+      log.warn({ err: error }, 'rate limit sweep failed; will retry');
+    }
   };
   const timer = setInterval(retention, Math.min(HOUR, config.eventRetentionMs));
   timer.unref();
@@ -58,6 +74,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     services,
     async close() {
       clearInterval(timer);
+      await stopRelay?.();
       await app.close();
       await store.close();
       log.flush();

@@ -6,6 +6,8 @@ import type { Store } from './store/types.ts';
 import { StreamHub } from './stream/hub.ts';
 import { DispatchWaiters } from './leases/dispatcher.ts';
 import { SlidingWindowLimiter } from './ratelimit/sliding-window.ts';
+import type { RateLimiter } from './ratelimit/limiter.ts';
+import { PostgresStore } from './store/postgres/store.ts';
 import { StreamSlots } from './stream/slots.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 
@@ -19,17 +21,20 @@ export interface Services {
   hub: StreamHub;
   waiters: DispatchWaiters;
   /** The command endpoint's limit, per credential (the seed's 60 a minute). */
-  limiter: SlidingWindowLimiter | null;
+  limiter: RateLimiter | null;
   /** The reads' limit, per credential. */
-  readLimiter: SlidingWindowLimiter | null;
+  readLimiter: RateLimiter | null;
   /** Failed authentications, per client address. */
-  authFailures: SlidingWindowLimiter | null;
+  authFailures: RateLimiter | null;
   streamSlots: StreamSlots | null;
   metrics: Metrics;
 }
 
 export function createServices(config: Config, store: Store, clock: Clock, log: Logger): Services {
   const hub = new StreamHub();
+  // Replicas on one PostgreSQL database count their limits there; one embedded server, in memory.
+  const limit = (name: string, max: number, windowMs: number): RateLimiter | null =>
+    max <= 0 ? null : store instanceof PostgresStore ? store.rateLimiter(name, max, windowMs) : new SlidingWindowLimiter(max, windowMs);
   return {
     config,
     store,
@@ -38,9 +43,9 @@ export function createServices(config: Config, store: Store, clock: Clock, log: 
     log,
     hub,
     waiters: new DispatchWaiters(),
-    limiter: config.rateLimit > 0 ? new SlidingWindowLimiter(config.rateLimit, config.rateLimitWindowMs) : null,
-    readLimiter: config.readRateLimit > 0 ? new SlidingWindowLimiter(config.readRateLimit, config.rateLimitWindowMs) : null,
-    authFailures: config.authFailureLimit > 0 ? new SlidingWindowLimiter(config.authFailureLimit, config.authFailureWindowMs) : null,
+    limiter: limit('commands', config.rateLimit, config.rateLimitWindowMs),
+    readLimiter: limit('reads', config.readRateLimit, config.rateLimitWindowMs),
+    authFailures: limit('auth', config.authFailureLimit, config.authFailureWindowMs),
     streamSlots: config.maxStreamsPerCredential > 0 ? new StreamSlots(config.maxStreamsPerCredential) : null,
     metrics: createMetrics(() => hub.subscribers),
   };

@@ -30,7 +30,7 @@ interface Run {
 function cli(...args: string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [paths.cli, ...args], {
-      env: { ...process.env, SWITCHBOARD_DATA_DIR: dataDir, NO_COLOR: '1' },
+      env: { ...process.env, ...server.storeEnv, NO_COLOR: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -279,7 +279,7 @@ describe('tail', () => {
     };
     await report(0, 'before');
 
-    const child = spawn(process.execPath, [paths.cli, 'tail', account.name, '--json'], { env: { ...process.env, SWITCHBOARD_DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [paths.cli, 'tail', account.name, '--json'], { env: { ...process.env, ...server.storeEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
       const nextEvent = async () => {
@@ -303,7 +303,7 @@ describe('tail', () => {
 
     // --after skips what was already seen.
     const events = (await (await fetch(`${server.url}/v1/events`, { headers: { authorization: `Bearer ${account.apiKey}` } })).json()) as { events: { id: string }[] };
-    const resumed = spawn(process.execPath, [paths.cli, 'tail', account.id, '--after', events.events[0]!.id, '--json'], { env: { ...process.env, SWITCHBOARD_DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const resumed = spawn(process.execPath, [paths.cli, 'tail', account.id, '--after', events.events[0]!.id, '--json'], { env: { ...process.env, ...server.storeEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       const { value } = await createInterface({ input: resumed.stdout })[Symbol.asyncIterator]().next();
       expect(JSON.parse(value as string)).toEqual(events.events[1]);

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request as httpRequest } from 'node:http';
-import { DatabaseSync } from 'node:sqlite';
-import { join } from 'node:path';
 import { commandTypes } from '@switchboard/contracts';
-import { expectSpecResponse, openapiParameter, schemaAccepts, headers, pollParked, postCommand, readyAccount, startTestServer, TestHost, type TestServer } from './helpers.ts';
+import { blockWrites, countRows, expectSpecResponse, openapiParameter, schemaAccepts, headers, pollParked, postCommand, readyAccount, startTestServer, TestHost, type TestServer } from './helpers.ts';
 
 const MISSING_CONVERSATION = '01900000-0000-7000-8000-000000000000';
 const SEND = '/v1/commands/message.send';
@@ -373,9 +371,7 @@ describe('routing paths and Idempotency-Key', () => {
     const queued = results.filter((r) => r.body.disposition === 'queued');
     expect(queued).toHaveLength(1);
     expect(new Set(results.map((r) => r.body.commandId))).toEqual(new Set([queued[0]!.body.commandId]));
-    const stored = server.services.store as unknown as { db: DatabaseSync };
-    const count = stored.db.prepare('SELECT COUNT(*) AS n FROM commands WHERE idempotency_key = ?').get(key) as { n: number };
-    expect(count.n).toBe(1);
+    expect(await countRows(server, 'commands', { idempotencyKey: key })).toBe(1);
   });
 
   it('agent-turn types honour the key: reaction.tapback, reaction.apply, name_photo.share', async () => {
@@ -598,26 +594,24 @@ describe('503 and 500', () => {
   });
 
   it('answers 500 internal when the store cannot write, with nothing written', async () => {
-    const faulty = await startTestServer({ rateLimit: 0, sqliteBusyTimeoutMs: 50 });
+    const faulty = await startTestServer({ rateLimit: 0, sqliteBusyTimeoutMs: 50, databaseStatementTimeoutMs: 200 });
     try {
       const a = await readyAccount(faulty);
       const body = { target: { kind: 'conversation', conversationId: a.direct }, payload: { text: 'x' } };
-      // A second connection holds the write lock: the server's transaction cannot begin.
-      const blocker = new DatabaseSync(join(faulty.dataDir, 'switchboard.db'));
-      const count = () => (blocker.prepare('SELECT COUNT(*) AS n FROM commands').get() as { n: number }).n;
-      const before = count();
-      blocker.exec('BEGIN IMMEDIATE');
+      // A second connection holds the database: the server's transaction cannot go through.
+      const count = () => countRows(faulty, 'commands');
+      const before = await count();
+      const release = await blockWrites(faulty);
       const failed = await postCommand(faulty.url, a.apiKey, 'message.send', body, { 'idempotency-key': 'during-fault' });
-      blocker.exec('ROLLBACK');
+      await release();
       expect(failed.status).toBe(500);
       expect(failed.body.error).toBe('internal');
       expectSpecResponse(SEND, 'post', 500, failed.body, failed.headers);
-      expect(count()).toBe(before);
+      expect(await count()).toBe(before);
       // Nothing half-written: the same key is new work once the store recovers.
       const retried = await postCommand(faulty.url, a.apiKey, 'message.send', body, { 'idempotency-key': 'during-fault' });
       expect(retried.body.disposition).toBe('queued');
-      expect(count()).toBe(before + 1);
-      blocker.close();
+      expect(await count()).toBe(before + 1);
     } finally {
       await faulty.stopAndClean();
     }

@@ -11,6 +11,9 @@ import { startServer, type RunningServer } from '../src/server.ts';
 import type { Clock } from '../src/clock.ts';
 import { createIdSource } from '../src/ids.ts';
 import { issueCredential } from '../src/auth/issue.ts';
+import { DatabaseSync } from 'node:sqlite';
+import { PostgresStore } from '../src/store/postgres/store.ts';
+import { testDatabase, testStore } from '@switchboard/testkit/postgres';
 import { TestHost as BaseTestHost } from '@switchboard/testkit';
 
 const newId = createIdSource().next;
@@ -31,7 +34,9 @@ export interface TestAccount {
 /** The real server, in this process, on an ephemeral loopback port with a fresh data directory. */
 export async function startTestServer(overrides: Partial<Config> = {}, clock?: Clock): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-test-'));
-  const config: Config = { ...loadConfig({}), host: '127.0.0.1', port: 0, dataDir, logLevel: 'silent', ...overrides };
+  // The run's store (SWITCHBOARD_TEST_STORE): a PostgreSQL database of its own, or SQLite in dataDir.
+  const databaseUrl = testStore() === 'postgres' ? await testDatabase(dataDir) : null;
+  const config: Config = { ...loadConfig({}), host: '127.0.0.1', port: 0, dataDir, logLevel: 'silent', databaseUrl, ...overrides };
   const server = await startServer(config, { log: pino({ level: 'silent' }), ...(clock ? { clock } : {}) });
   return {
     ...server,
@@ -176,4 +181,49 @@ export function expectSpecResponse(path: string, method: string, status: number,
   const validate = ajv.getSchema(`openapi${location}/content/application~1json/schema`) ?? ajv.compile({ $ref: `openapi${location}/content/application~1json/schema` });
   const valid = validate(body);
   expect(valid, `${method} ${path} ${status}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body)}`).toBe(true);
+}
+
+/** Counts rows straight from the server's database, whichever store it runs on. */
+export async function countRows(server: TestServer, table: 'commands', where: { idempotencyKey?: string } = {}): Promise<number> {
+  const { store } = server.services;
+  if (store instanceof PostgresStore) {
+    const [row] = where.idempotencyKey === undefined
+      ? await store.sql.unsafe(`SELECT COUNT(*)::int AS n FROM ${table}`)
+      : await store.sql.unsafe(`SELECT COUNT(*)::int AS n FROM ${table} WHERE idempotency_key = $1`, [where.idempotencyKey]);
+    return row!.n as number;
+  }
+  const db = new DatabaseSync(join(server.dataDir, 'switchboard.db'), { readOnly: true });
+  try {
+    const row = where.idempotencyKey === undefined
+      ? db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get()
+      : db.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE idempotency_key = ?`).get(where.idempotencyKey);
+    return Number(row!.n);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Another connection holds the server's database so that its writes cannot go through (SQLite:
+ * the write lock; PostgreSQL: a lock on every table, against a short statement timeout); resolves
+ * to the function that lets go. Start the server with `sqliteBusyTimeoutMs` and `databaseStatementTimeoutMs` small.
+ */
+export async function blockWrites(server: TestServer): Promise<() => Promise<void>> {
+  const { store } = server.services;
+  if (store instanceof PostgresStore) {
+    const blocker = await store.sql.reserve();
+    const tables = await blocker<{ name: string }[]>`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'`;
+    await blocker`BEGIN`;
+    await blocker.unsafe(`LOCK TABLE ${tables.map((t) => t.name).join(', ')} IN EXCLUSIVE MODE`);
+    return async () => {
+      await blocker`ROLLBACK`;
+      blocker.release();
+    };
+  }
+  const blocker = new DatabaseSync(join(server.dataDir, 'switchboard.db'));
+  blocker.exec('BEGIN IMMEDIATE');
+  return async () => {
+    blocker.exec('ROLLBACK');
+    blocker.close();
+  };
 }

@@ -23,6 +23,7 @@ async function open(dataDir = join(root, newId())): Promise<Store> {
 }
 
 storeSuite('SqliteStore', () => open(), {
+  groupCommit: true,
   peer: (store) => open(dirs.get(store)!),
   blockWrites(store) {
     // A second connection holds the write lock, so BEGIN IMMEDIATE times out.

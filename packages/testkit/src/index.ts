@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { waitForMatch } from './wait.ts';
+import { testDatabase, testStore } from './postgres.ts';
 
 const run = promisify(execFile);
 const root = resolve(import.meta.dirname, '../../..');
@@ -28,6 +29,8 @@ export const serverNodeFlags: string[] = JSON.parse(readFileSync(join(root, 'app
 export interface ServerProcess {
   url: string;
   dataDir: string;
+  /** Where the server keeps its store: SWITCHBOARD_DATA_DIR, and SWITCHBOARD_DATABASE_URL on PostgreSQL. */
+  storeEnv: Record<string, string>;
   child: ChildProcess;
   /** Runs the operator CLI against this server's store and returns its --json output. */
   cli<T = unknown>(...args: string[]): Promise<T>;
@@ -74,7 +77,9 @@ function exited(child: ChildProcess): Promise<void> {
  */
 export async function startServer(env: Record<string, string> = {}, dataDir?: string, entry: string = paths.server, cliEntry: string = paths.cli): Promise<ServerProcess> {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'switchboard-'));
-  const fullEnv = { ...process.env, SWITCHBOARD_DATA_DIR: dir, SWITCHBOARD_PORT: '0', SWITCHBOARD_HOST: '127.0.0.1', SWITCHBOARD_LOG_LEVEL: 'info', ...env };
+  // On the PostgreSQL test run, a database per data directory: a restart over `dataDir` finds it again.
+  const database = testStore() === 'postgres' && !env.SWITCHBOARD_DATABASE_URL ? { SWITCHBOARD_DATABASE_URL: await testDatabase(dir) } : {};
+  const fullEnv = { ...process.env, SWITCHBOARD_DATA_DIR: dir, SWITCHBOARD_PORT: '0', SWITCHBOARD_HOST: '127.0.0.1', SWITCHBOARD_LOG_LEVEL: 'info', ...database, ...env };
   const child = spawn(process.execPath, [...serverNodeFlags, entry], { env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   const ready = await awaitLog(child, 'switchboard listening');
   child.stdout!.resume();
@@ -85,6 +90,7 @@ export async function startServer(env: Record<string, string> = {}, dataDir?: st
   return {
     url: ready.url as string,
     dataDir: dir,
+    storeEnv: { SWITCHBOARD_DATA_DIR: dir, ...(fullEnv.SWITCHBOARD_DATABASE_URL ? { SWITCHBOARD_DATABASE_URL: fullEnv.SWITCHBOARD_DATABASE_URL } : {}) },
     child,
     cli,
     async account(name = `account-${process.pid}-${++accounts}`) {

@@ -25,7 +25,7 @@ export async function checkCredential(
   const now = services.clock.now();
   const key = address ?? '';
   if (authFailures) {
-    const waitMs = authFailures.waitMs(key, now);
+    const waitMs = await authFailures.waitMs(key, now);
     if (waitMs > 0) {
       const headers = rateLimitHeaders('auth', authFailures, { remaining: 0, resetMs: waitMs });
       return { ok: false, error: rateLimited(waitMs, headers, 'too many failed authentications from this address') };
@@ -33,6 +33,6 @@ export async function checkCredential(
   }
   const credential = await services.store.findCredentialByHash(hashSecret(token));
   if (credential && credential.kind === kind) return { ok: true, credential };
-  authFailures?.take(key, now);
+  await authFailures?.take(key, now);
   return { ok: false, error: new ApiError('unauthenticated', 'the credential is not known') };
 }

@@ -2,7 +2,8 @@
 import { parseArgs, styleText } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { createIdSource } from '../ids.ts';
-import { SqliteStore } from '../store/sqlite/store.ts';
+import { openStore } from '../store/open.ts';
+import { migrateDatabase } from '../store/postgres/migrate.ts';
 import type { AccountRecord, Store } from '../store/types.ts';
 import { issueCredential } from '../auth/issue.ts';
 import { toEnvelope } from '../stream/envelope.ts';
@@ -23,9 +24,11 @@ Usage: switchboard <command> [arguments] [--data-dir DIR] [--json]
   hosts                                  list connector hosts and their leases
   tail <account> [--after ID|now]        follow the account's response stream (from its start,
                                          after an event id, or from now on)
+  migrate                                apply pending schema migrations (PostgreSQL)
 
-<account> is an account id or name. The store is SWITCHBOARD_DATA_DIR (or --data-dir),
-by default ./.switchboard, the same the server uses.`;
+<account> is an account id or name. The store is the PostgreSQL database at
+SWITCHBOARD_DATABASE_URL when it is set, else SWITCHBOARD_DATA_DIR (or --data-dir),
+by default ./.switchboard: the same the server uses.`;
 
 class UsageError extends Error {}
 
@@ -83,8 +86,20 @@ async function run(argv: string[]): Promise<void> {
   }
   if (!command) throw new UsageError('name a command');
   const config = loadConfig();
-  const store = new SqliteStore({ dataDir: values['data-dir'] ?? config.dataDir, busyTimeoutMs: config.sqliteBusyTimeoutMs });
   const out = (human: string, json: unknown) => console.log(values.json ? JSON.stringify(isoTimes(json), null, 2) : human);
+  if (command === 'migrate') {
+    if (!config.databaseUrl) {
+      // The embedded store migrates itself whenever it opens.
+      await (await openStore(config, { dataDir: values['data-dir'] ?? config.dataDir })).close();
+      out(`${paint('green', '✔')} the SQLite store is up to date`, { store: 'sqlite' });
+      return;
+    }
+    const { from, to } = await migrateDatabase(config.databaseUrl);
+    out(`${paint('green', '✔')} ${from === to ? `the schema is up to date (version ${to})` : `migrated the schema from version ${from} to ${to}`}`, { store: 'postgres', from, to });
+    return;
+  }
+  // The operator CLI never changes the schema by itself: a PostgreSQL schema behind this build is refused.
+  const store = await openStore(config, { dataDir: values['data-dir'] ?? config.dataDir, migrate: false });
   try {
     switch (`${command} ${command === 'accounts' || command === 'keys' || command === 'connector-keys' ? sub : ''}`.trim()) {
       case 'accounts create': {

@@ -24,7 +24,7 @@ export async function authenticate(services: Services, request: FastifyRequest, 
 export async function authenticateRead(services: Services, request: FastifyRequest, reply: FastifyReply): Promise<string | null> {
   const accountId = await authenticate(services, request, reply, 'account');
   if (!accountId || !services.readLimiter) return accountId;
-  const { headers, refused } = countRequest('read', services.readLimiter, request.credentialId!, services.clock.now(), 'reads');
+  const { headers, refused } = await countRequest('read', services.readLimiter, request.credentialId!, services.clock.now(), 'reads');
   reply.headers(headers);
   if (!refused) return accountId;
   replyError(reply, refused);

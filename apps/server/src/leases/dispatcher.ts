@@ -29,4 +29,8 @@ export class DispatchWaiters {
   wake(accountId: string): void {
     for (const wake of [...(this.waiting.get(accountId) ?? [])]) wake();
   }
+
+  wakeAll(): void {
+    for (const accountId of [...this.waiting.keys()]) this.wake(accountId);
+  }
 }

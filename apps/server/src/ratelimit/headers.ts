@@ -1,11 +1,12 @@
 import { ApiError } from '../errors.ts';
-import type { RateDecision, SlidingWindowLimiter } from './sliding-window.ts';
+import type { RateDecision } from './sliding-window.ts';
+import type { RateLimiter } from './limiter.ts';
 
 /** The policy names of the spec's "Abuse limits": commands, reads, failed authentication. */
 export type Policy = 'default' | 'read' | 'auth';
 
 /** `RateLimit-Policy` and `RateLimit` (IETF RateLimit header fields draft) for one decision. */
-export function rateLimitHeaders(policy: Policy, limiter: SlidingWindowLimiter, decision: Pick<RateDecision, 'remaining' | 'resetMs'>): Record<string, string> {
+export function rateLimitHeaders(policy: Policy, limiter: RateLimiter, decision: Pick<RateDecision, 'remaining' | 'resetMs'>): Record<string, string> {
   return {
     'ratelimit-policy': `"${policy}";q=${limiter.limit};w=${Math.ceil(limiter.windowMs / 1000)}`,
     ratelimit: `"${policy}";r=${decision.remaining};t=${Math.ceil(decision.resetMs / 1000)}`,
@@ -27,8 +28,8 @@ export function rateLimited(waitMs: number, headers: Record<string, string>, mes
  * Counts one request of a credential against a limit: the RateLimit headers every answer past
  * this point carries, and the 429 when it is over the limit (a 429 is not counted).
  */
-export function countRequest(policy: Policy, limiter: SlidingWindowLimiter, credentialId: string, now: number, what: string): { headers: Record<string, string>; refused: ApiError | null } {
-  const decision = limiter.take(credentialId, now);
+export async function countRequest(policy: Policy, limiter: RateLimiter, credentialId: string, now: number, what: string): Promise<{ headers: Record<string, string>; refused: ApiError | null }> {
+  const decision = await limiter.take(credentialId, now);
   const headers = rateLimitHeaders(policy, limiter, decision);
   if (decision.allowed) return { headers, refused: null };
   return { headers, refused: rateLimited(decision.resetMs, headers, `more than ${decision.limit} ${what} in ${limiter.windowMs / 1000} seconds on this credential`) };

@@ -1,3 +1,5 @@
+import type { RateLimiter } from './limiter.ts';
+
 export interface RateDecision {
   allowed: boolean;
   limit: number;
@@ -12,7 +14,7 @@ export interface RateDecision {
  * last `limit` counted arrival times per key. A rejected request is not counted, so a client
  * retrying too early is not locked out for longer.
  */
-export class SlidingWindowLimiter {
+export class SlidingWindowLimiter implements RateLimiter {
   private readonly logs = new Map<string, { times: Float64Array; head: number; size: number }>();
   readonly limit: number;
   readonly windowMs: number;

@@ -23,6 +23,10 @@ export class StreamHub {
     for (const listener of this.listeners.get(accountId) ?? []) listener();
   }
 
+  notifyAll(): void {
+    for (const accountId of [...this.listeners.keys()]) this.notify(accountId);
+  }
+
   get subscribers(): number {
     return this.count;
   }

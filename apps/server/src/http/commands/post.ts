@@ -84,7 +84,7 @@ export function commandEndpoint(services: Services): (req: IncomingMessage, res:
       if (!TYPES.has(type)) return fail(new ApiError('unknown_command', `"${type}" is not a command type`, { command: type }));
 
       if (limiter) {
-        const { headers, refused } = countRequest('default', limiter, credential.id, clock.now(), 'requests');
+        const { headers, refused } = await countRequest('default', limiter, credential.id, clock.now(), 'requests');
         for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
         if (refused) return fail(refused);
       }

@@ -1,0 +1,7 @@
+import initial from './001-initial.ts';
+
+/**
+ * The PostgreSQL schema, one SQL text per version (version = position + 1). Append-only: a
+ * released migration is never edited; a change (a new table, say) is a new file listed here.
+ */
+export const migrations: readonly string[] = [initial];

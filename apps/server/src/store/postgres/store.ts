@@ -1,0 +1,546 @@
+import postgres, { type Sql, type TransactionSql } from 'postgres';
+import { timingSafeEqual } from 'node:crypto';
+import type { PlatformEvent } from '@switchboard/contracts';
+import {
+  StoreError,
+  type AcceptResult,
+  type AccountRecord,
+  type AttachmentRecord,
+  type CommandRecord,
+  type ConversationRecord,
+  type CredentialRecord,
+  type EventRecord,
+  type LeaseAcquireResult,
+  type LeaseRecord,
+  type NewCommand,
+  type NewEvent,
+  type Page,
+  type PlatformEventsResult,
+  type PlatformEventView,
+  type SettleResult,
+  type Settlement,
+  type StatusChange,
+  type Store,
+} from '../types.ts';
+import { account, command, conversation, credential, lease, type Row } from '../rows.ts';
+import { migrate } from './migrate.ts';
+import { CHANNEL, type ChangeFeed, type ChangeListener, parseChange } from './changes.ts';
+import { PostgresRateLimiter } from './rate-limiter.ts';
+
+export interface PostgresOptions {
+  url: string;
+  /** Connections in the pool, at most. */
+  poolMax?: number;
+  /** A statement running longer is cancelled and its transaction rolled back. */
+  statementTimeoutMs?: number;
+  /** Apply pending migrations at start-up (under an advisory lock) or refuse to start. */
+  migrate?: boolean;
+}
+
+/** Retention runs in the replica that takes this lock first; the others skip the round. */
+const RETENTION_LOCK = 0x5357_0002;
+
+/** A platform event names a conversation nobody announced; the batch is rolled back. */
+class UnknownConversation extends Error {
+  readonly externalId: string;
+  constructor(externalId: string) {
+    super(`conversation "${externalId}" is unknown`);
+    this.externalId = externalId;
+  }
+}
+
+type Tx = TransactionSql;
+
+/**
+ * The PostgreSQL store, for one or many server replicas on one database. Every write is one
+ * transaction at READ COMMITTED and resolves after COMMIT; reads see only committed rows. Where
+ * replicas race, PostgreSQL decides: unique keys (idempotency, conversations, platform records),
+ * row locks (a command settles once; the lease row fences dispatch and settlement), SKIP LOCKED
+ * (concurrent polls never hand out one command twice), and the account's event counter row
+ * (stream ids commit in id order). Committed changes are announced with NOTIFY (changes.ts).
+ */
+export class PostgresStore implements Store, ChangeFeed {
+  readonly sql: Sql;
+  /** Writes issued and not yet committed or rolled back. */
+  private readonly pending = new Set<Promise<unknown>>();
+
+  private constructor(sql: Sql) {
+    this.sql = sql;
+  }
+
+  static async open(options: PostgresOptions): Promise<PostgresStore> {
+    const sql = postgres(options.url, {
+      max: options.poolMax ?? 10,
+      connect_timeout: 5,
+      idle_timeout: 60,
+      onnotice: () => undefined,
+      connection: {
+        statement_timeout: options.statementTimeoutMs ?? 5_000,
+        idle_in_transaction_session_timeout: 30_000,
+        application_name: 'switchboard',
+      },
+    });
+    try {
+      await migrate(sql, options.migrate ?? true);
+    } catch (error) {
+      await sql.end({ timeout: 1 });
+      throw error;
+    }
+    return new PostgresStore(sql);
+  }
+
+  /** One transaction; any failure but the caller's own errors becomes a StoreError. */
+  /** One transaction; a database failure (not the caller's own error) becomes a StoreError. */
+  private write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    const done = (this.sql.begin(fn) as Promise<T>).catch((error: unknown) => {
+      throw databaseFailure(error) ? new StoreError('the transaction did not commit; nothing of it was written', { cause: error }) : error;
+    });
+    this.pending.add(done);
+    const forget = () => this.pending.delete(done);
+    done.then(forget, forget);
+    return done;
+  }
+
+  private async read<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
+    try {
+      return await fn(this.sql);
+    } catch (error) {
+      throw databaseFailure(error) ? new StoreError('the database could not be read', { cause: error }) : error;
+    }
+  }
+
+  async flushed(): Promise<void> {
+    await Promise.allSettled([...this.pending]);
+  }
+
+  async close(): Promise<void> {
+    await this.sql.end({ timeout: 5 });
+  }
+
+  async listen(listener: ChangeListener, onReconnect: () => void): Promise<() => Promise<void>> {
+    const { unlisten } = await this.sql.listen(CHANNEL, (payload) => {
+      const change = parseChange(payload);
+      if (change) listener(change);
+    }, onReconnect);
+    return unlisten;
+  }
+
+  /** A rate limit counted across every replica on this database. */
+  rateLimiter(name: string, limit: number, windowMs: number): PostgresRateLimiter {
+    return new PostgresRateLimiter(this.sql, name, limit, windowMs);
+  }
+
+  // Accounts
+
+  createAccount(input: { id: string; name: string; createdAt: number }): Promise<AccountRecord> {
+    return this.write(async (tx) => {
+      await tx`INSERT INTO accounts (id, name, created_at) VALUES (${input.id}, ${input.name}, ${input.createdAt})`;
+      return { ...input, outboundPaused: false };
+    });
+  }
+
+  getAccount(id: string): Promise<AccountRecord | null> {
+    return this.read(async (sql) => account((await sql`SELECT * FROM accounts WHERE id = ${id}`)[0]));
+  }
+
+  findAccount(idOrName: string): Promise<AccountRecord | null> {
+    return this.read(async (sql) => account((await sql`SELECT * FROM accounts WHERE id = ${idOrName} OR name = ${idOrName}`)[0]));
+  }
+
+  listAccounts(): Promise<AccountRecord[]> {
+    return this.read(async (sql) => (await sql`SELECT * FROM accounts ORDER BY created_at, id`).map((r) => account(r)!));
+  }
+
+  setOutboundPaused(accountId: string | null, paused: boolean): Promise<void> {
+    return this.write(async (tx) => {
+      if (accountId === null) {
+        await tx`INSERT INTO settings (key, value) VALUES ('outbound_paused', ${paused ? '1' : '0'}) ON CONFLICT (key) DO UPDATE SET value = excluded.value`;
+      } else {
+        await tx`UPDATE accounts SET outbound_paused = ${paused ? 1 : 0} WHERE id = ${accountId}`;
+      }
+    });
+  }
+
+  isOutboundPaused(accountId: string): Promise<boolean> {
+    return this.read(async (sql) => {
+      const [row] = await sql`SELECT (SELECT outbound_paused FROM accounts WHERE id = ${accountId}) AS account, (SELECT value FROM settings WHERE key = 'outbound_paused') AS global`;
+      return row!.account === 1 || row!.global === '1';
+    });
+  }
+
+  // Credentials
+
+  createCredential(input: Omit<CredentialRecord, 'revokedAt'> & { hash: Buffer }): Promise<CredentialRecord> {
+    return this.write(async (tx) => {
+      await tx`INSERT INTO credentials (id, account_id, kind, hash, prefix, label, created_at)
+        VALUES (${input.id}, ${input.accountId}, ${input.kind}, ${input.hash}, ${input.prefix}, ${input.label}, ${input.createdAt})`;
+      const { hash: _hash, ...record } = input;
+      return { ...record, revokedAt: null };
+    });
+  }
+
+  findCredentialByHash(hash: Buffer): Promise<(CredentialRecord & { hash: Buffer }) | null> {
+    return this.read(async (sql) => {
+      const [row] = await sql`SELECT * FROM credentials WHERE hash = ${hash} AND revoked_at IS NULL`;
+      if (!row) return null;
+      const stored = Buffer.from(row.hash as Uint8Array);
+      // The lookup is by hash; compare the stored hash in constant time all the same.
+      if (stored.length !== hash.length || !timingSafeEqual(stored, hash)) return null;
+      return { ...credential(row), hash: stored };
+    });
+  }
+
+  listCredentials(accountId: string): Promise<CredentialRecord[]> {
+    return this.read(async (sql) => (await sql`SELECT * FROM credentials WHERE account_id = ${accountId} ORDER BY created_at, id`).map(credential));
+  }
+
+  revokeCredential(id: string, at: number): Promise<CredentialRecord | null> {
+    return this.write(async (tx) => {
+      await tx`UPDATE credentials SET revoked_at = ${at} WHERE id = ${id} AND revoked_at IS NULL`;
+      const [row] = await tx`SELECT * FROM credentials WHERE id = ${id}`;
+      return row ? credential(row) : null;
+    });
+  }
+
+  // Conversations
+
+  getConversation(accountId: string, id: string): Promise<ConversationRecord | null> {
+    return this.read(async (sql) => {
+      const [row] = await sql`SELECT * FROM conversations WHERE account_id = ${accountId} AND id = ${id}`;
+      return row ? conversation(row) : null;
+    });
+  }
+
+  findConversationByExternalId(accountId: string, externalId: string): Promise<ConversationRecord | null> {
+    return this.read(async (sql) => {
+      const [row] = await sql`SELECT * FROM conversations WHERE account_id = ${accountId} AND external_id = ${externalId}`;
+      return row ? conversation(row) : null;
+    });
+  }
+
+  listConversations(accountId: string, limit: number, cursor: string | null): Promise<Page<ConversationRecord>> {
+    return this.read(async (sql) => {
+      // Ids are UUIDv7, so descending id order is newest first. Ids compare bytewise (COLLATE "C"), as in SQLite.
+      const rows = cursor
+        ? await sql`SELECT * FROM conversations WHERE account_id = ${accountId} AND id < ${cursor} ORDER BY id DESC LIMIT ${limit + 1}`
+        : await sql`SELECT * FROM conversations WHERE account_id = ${accountId} ORDER BY id DESC LIMIT ${limit + 1}`;
+      const items = rows.slice(0, limit).map(conversation);
+      return { items, nextCursor: rows.length > limit ? items[items.length - 1]!.id : null };
+    });
+  }
+
+  // Commands
+
+  findIdempotentCommand(accountId: string, key: string, notBefore: number): Promise<CommandRecord | null> {
+    return this.read((sql) => idempotentCommand(sql, accountId, key, notBefore));
+  }
+
+  acceptCommand(input: NewCommand, keyNotBefore: number): Promise<AcceptResult> {
+    return this.write(async (tx): Promise<AcceptResult> => {
+      if (input.idempotencyKey !== null) {
+        // A key past retention is forgotten: the new command takes it over.
+        await tx`DELETE FROM idempotency_keys WHERE account_id = ${input.accountId} AND key = ${input.idempotencyKey} AND created_at < ${keyNotBefore}`;
+        // The unique key decides between racing replicas: a second claim waits for the first
+        // transaction, then finds its key and adopts its command.
+        const claimed = await tx`INSERT INTO idempotency_keys (account_id, key, command_id, created_at)
+          VALUES (${input.accountId}, ${input.idempotencyKey}, ${input.id}, ${input.createdAt}) ON CONFLICT DO NOTHING RETURNING command_id`;
+        if (claimed.length === 0) {
+          const original = await idempotentCommand(tx, input.accountId, input.idempotencyKey, Number.MIN_SAFE_INTEGER);
+          if (!original) throw new StoreError('an idempotency key was claimed without its command');
+          return { disposition: 'adopted', command: original };
+        }
+      }
+      await tx`INSERT INTO commands (id, account_id, type, routing_path, status, target, payload, logical_action_id, idempotency_key, conversation_id, created_at)
+        VALUES (${input.id}, ${input.accountId}, ${input.type}, ${input.routingPath}, 'queued', ${JSON.stringify(input.target)}, ${JSON.stringify(input.payload)},
+          ${input.logicalActionId}, ${input.idempotencyKey}, ${input.conversationId}, ${input.createdAt})`;
+      await notify(tx, 'commands', input.accountId);
+      return { disposition: 'queued', command: { ...input, status: 'queued', errorCode: null, settledAt: null, dispatchEpoch: null } };
+    });
+  }
+
+  getCommand(accountId: string, id: string): Promise<CommandRecord | null> {
+    return this.read(async (sql) => {
+      const [row] = await sql`SELECT * FROM commands WHERE account_id = ${accountId} AND id = ${id}`;
+      return row ? command(row) : null;
+    });
+  }
+
+  commandHistory(id: string): Promise<StatusChange[]> {
+    // A command is queued once and settled at most once, so its history is its two timestamps.
+    return this.read(async (sql) => {
+      const [row] = await sql`SELECT status, created_at, settled_at FROM commands WHERE id = ${id}`;
+      if (!row) return [];
+      const history: StatusChange[] = [{ status: 'queued', at: Number(row.created_at) }];
+      if (row.settled_at !== null) history.push({ status: row.status as StatusChange['status'], at: Number(row.settled_at) });
+      return history;
+    });
+  }
+
+  dispatchCommands(accountId: string, epoch: number, max: number, holding: readonly string[], now: number): Promise<CommandRecord[] | null> {
+    return this.write(async (tx) => {
+      // Fencing: the lease row stays share-locked until COMMIT, so no new epoch can be granted
+      // between this check and the dispatch it allows.
+      if (!(await isLiveEpoch(tx, accountId, epoch, now))) return null;
+      const rows = await tx`UPDATE commands c SET dispatch_epoch = ${epoch}
+        FROM (SELECT id FROM commands WHERE account_id = ${accountId} AND status = 'queued'
+                AND (dispatch_epoch IS NULL OR dispatch_epoch < ${epoch}
+                  OR (dispatch_epoch = ${epoch} AND id NOT IN (SELECT jsonb_array_elements_text(${tx.json([...holding])}))))
+              ORDER BY id LIMIT ${max} FOR UPDATE SKIP LOCKED) pick
+        WHERE c.id = pick.id RETURNING c.*`;
+      return rows.map(command).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    });
+  }
+
+  settleCommand(s: Settlement): Promise<SettleResult> {
+    return this.write(async (tx): Promise<SettleResult> => {
+      const live = await isLiveEpoch(tx, s.accountId, s.epoch, s.at);
+      const [row] = await tx`SELECT * FROM commands WHERE account_id = ${s.accountId} AND id = ${s.commandId} FOR UPDATE`;
+      if (!row) return { outcome: 'not_found' };
+      const current = command(row);
+      if (current.status !== 'queued' && current.dispatchEpoch === s.epoch) {
+        // The epoch that settled it repeats itself (a retry after a lost response), live or not.
+        const same = current.status === s.status && current.errorCode === s.errorCode;
+        return { outcome: same ? 'repeated' : 'conflict', command: current };
+      }
+      // Fencing: only the live lease's epoch settles, and only what was dispatched to it.
+      if (!live) return { outcome: 'lease_lost' };
+      if (current.status !== 'queued') return { outcome: 'conflict', command: current };
+      if (current.dispatchEpoch !== s.epoch) return { outcome: 'not_dispatched' };
+      await tx`UPDATE commands SET status = ${s.status}, error_code = ${s.errorCode}, detail = ${s.detail}, settled_at = ${s.at} WHERE id = ${s.commandId}`;
+      const settled: CommandRecord = { ...current, status: s.status, errorCode: s.errorCode, settledAt: s.at };
+      const [event] = await insertEvents(tx, s.accountId, [{ type: 'command.settled', time: s.at, data: s.eventData(settled) }]);
+      return { outcome: 'settled', command: settled, event: event! };
+    });
+  }
+
+  // Platform events
+
+  async recordPlatformEvents(accountId: string, events: readonly PlatformEvent[], at: number, newConversationId: () => string, view: PlatformEventView): Promise<PlatformEventsResult> {
+    try {
+      return await this.write(async (tx) => {
+        const implied: NewEvent[] = [];
+        for (const event of events) implied.push(...await applyPlatformEvent(tx, accountId, event, at, newConversationId, view));
+        return { ok: true, recorded: events.length, events: await insertEvents(tx, accountId, implied) };
+      });
+    } catch (error) {
+      if (error instanceof UnknownConversation) return { ok: false, unknownConversation: error.externalId };
+      throw error;
+    }
+  }
+
+  // Events
+
+  appendEvents(accountId: string, events: NewEvent[]): Promise<EventRecord[]> {
+    return this.write((tx) => insertEvents(tx, accountId, events));
+  }
+
+  readEvents(accountId: string, after: number, limit: number): Promise<EventRecord[]> {
+    return this.read(async (sql) =>
+      (await sql`SELECT * FROM events WHERE account_id = ${accountId} AND id > ${after} ORDER BY id LIMIT ${limit}`).map((r) => ({
+        id: Number(r.id),
+        accountId: r.account_id as string,
+        type: r.type as string,
+        time: Number(r.time),
+        data: JSON.parse(r.data as string) as unknown,
+      })),
+    );
+  }
+
+  eventsPurgedThrough(accountId: string): Promise<number> {
+    return this.read(async (sql) => {
+      const [row] = await sql`SELECT events_purged_through FROM accounts WHERE id = ${accountId}`;
+      return row ? Number(row.events_purged_through) : 0;
+    });
+  }
+
+  newestEventId(accountId: string): Promise<number> {
+    // The counter is the largest id ever taken, committed: a rolled-back append takes none.
+    return this.read(async (sql) => {
+      const [row] = await sql`SELECT last_event_id FROM accounts WHERE id = ${accountId}`;
+      return row ? Number(row.last_event_id) : 0;
+    });
+  }
+
+  purgeEvents(olderThan: number): Promise<number> {
+    return this.write(async (tx) => {
+      if (!(await retentionTurn(tx))) return 0;
+      await tx`UPDATE accounts a SET events_purged_through = GREATEST(a.events_purged_through, p.through)
+        FROM (SELECT account_id, MAX(id) AS through FROM events WHERE time < ${olderThan} GROUP BY account_id) p
+        WHERE a.id = p.account_id`;
+      // A platform record is kept as long as its stream event: a re-report later than that is not expected.
+      await tx`DELETE FROM platform_records WHERE recorded_at < ${olderThan}`;
+      return (await tx`DELETE FROM events WHERE time < ${olderThan}`).count;
+    });
+  }
+
+  purgeIdempotencyKeys(olderThan: number): Promise<number> {
+    return this.write(async (tx) => {
+      if (!(await retentionTurn(tx))) return 0;
+      return (await tx`DELETE FROM idempotency_keys WHERE created_at < ${olderThan}`).count;
+    });
+  }
+
+  // Leases
+
+  acquireLease(input: Omit<LeaseRecord, 'epoch' | 'acquiredAt' | 'expiresAt'>, now: number, ttlMs: number): Promise<LeaseAcquireResult> {
+    return this.write(async (tx): Promise<LeaseAcquireResult> => {
+      // The row exists before it is locked, so racing first acquisitions queue on one row lock.
+      await tx`INSERT INTO leases (account_id, host_id, epoch, os_major_version, capabilities, acquired_at, expires_at)
+        VALUES (${input.accountId}, '', 0, 0, '[]', 0, 0) ON CONFLICT DO NOTHING`;
+      const [row] = await tx`SELECT * FROM leases WHERE account_id = ${input.accountId} FOR UPDATE`;
+      const held = lease(row!);
+      if (held.expiresAt > now && held.hostId !== input.hostId) return { ok: false, holder: held };
+      const next: LeaseRecord = { ...input, epoch: held.epoch + 1, acquiredAt: now, expiresAt: now + ttlMs };
+      await tx`UPDATE leases SET host_id = ${next.hostId}, epoch = ${next.epoch}, os_major_version = ${next.osMajorVersion},
+        capabilities = ${JSON.stringify(next.capabilities)}, acquired_at = ${now}, expires_at = ${next.expiresAt} WHERE account_id = ${input.accountId}`;
+      // Commands dispatched under an earlier epoch go to this one: wake its polls on every replica.
+      await notify(tx, 'commands', input.accountId);
+      return { ok: true, lease: next };
+    });
+  }
+
+  renewLease(accountId: string, epoch: number, now: number, ttlMs: number): Promise<LeaseRecord | null> {
+    return this.write(async (tx) => {
+      const [row] = await tx`UPDATE leases SET expires_at = ${now + ttlMs} WHERE account_id = ${accountId} AND epoch = ${epoch} AND expires_at > ${now} RETURNING *`;
+      return row ? lease(row) : null;
+    });
+  }
+
+  releaseLease(accountId: string, epoch: number, now: number): Promise<boolean> {
+    return this.write(async (tx) => {
+      // Expire it rather than delete it: the row keeps the epoch counter for the next holder.
+      const released = await tx`UPDATE leases SET expires_at = ${now} WHERE account_id = ${accountId} AND epoch = ${epoch} AND expires_at > ${now}`;
+      if (released.count > 0) await notify(tx, 'commands', accountId);
+      return released.count > 0;
+    });
+  }
+
+  liveLease(accountId: string, now: number): Promise<LeaseRecord | null> {
+    return this.read(async (sql) => {
+      const [row] = await sql`SELECT * FROM leases WHERE account_id = ${accountId} AND epoch > 0 AND expires_at > ${now}`;
+      return row ? lease(row) : null;
+    });
+  }
+
+  listLeases(): Promise<LeaseRecord[]> {
+    return this.read(async (sql) => (await sql`SELECT * FROM leases WHERE epoch > 0 ORDER BY account_id`).map(lease));
+  }
+
+  // Attachments
+
+  putAttachment(record: AttachmentRecord): Promise<void> {
+    return this.write(async (tx) => {
+      await tx`INSERT INTO attachments (id, account_id, file_name, mime_type, bytes, created_at)
+        VALUES (${record.id}, ${record.accountId}, ${record.fileName}, ${record.mimeType}, ${Buffer.from(record.bytes)}, ${record.createdAt})
+        ON CONFLICT (account_id, id) DO UPDATE SET file_name = excluded.file_name, mime_type = excluded.mime_type, bytes = excluded.bytes`;
+    });
+  }
+
+  getAttachment(accountId: string, id: string): Promise<AttachmentRecord | null> {
+    return this.read(async (sql) => {
+      const [row] = await sql`SELECT * FROM attachments WHERE account_id = ${accountId} AND id = ${id}`;
+      if (!row) return null;
+      return {
+        id: row.id as string,
+        accountId: row.account_id as string,
+        fileName: row.file_name as string,
+        mimeType: row.mime_type as string,
+        bytes: new Uint8Array(row.bytes as Buffer),
+        createdAt: Number(row.created_at),
+      };
+    });
+  }
+}
+
+/** What the database (or the way to it) failed at, as opposed to an error of the caller's own code. */
+function databaseFailure(error: unknown): boolean {
+  if (error instanceof postgres.PostgresError) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  // The client's connection errors (CONNECT_TIMEOUT, CONNECTION_CLOSED...) and node's (ECONNREFUSED...).
+  return typeof code === 'string' && /^(CONNECT|CONNECTION_|E[A-Z]+$)/.test(code);
+}
+
+async function idempotentCommand(sql: Sql | Tx, accountId: string, key: string, notBefore: number): Promise<CommandRecord | null> {
+  const [row] = await sql`SELECT c.* FROM idempotency_keys k JOIN commands c ON c.id = k.command_id
+    WHERE k.account_id = ${accountId} AND k.key = ${key} AND k.created_at >= ${notBefore}`;
+  return row ? command(row) : null;
+}
+
+/** Share-locks the lease row until COMMIT: a new epoch waits for this transaction. */
+async function isLiveEpoch(tx: Tx, accountId: string, epoch: number, now: number): Promise<boolean> {
+  const [held] = await tx`SELECT epoch, expires_at FROM leases WHERE account_id = ${accountId} FOR SHARE`;
+  return held !== undefined && Number(held.epoch) === epoch && Number(held.expires_at) > now;
+}
+
+/** True in the one transaction (across replicas) that may run retention now. */
+async function retentionTurn(tx: Tx): Promise<boolean> {
+  const [row] = await tx`SELECT pg_try_advisory_xact_lock(${RETENTION_LOCK}) AS mine`;
+  return row!.mine === true;
+}
+
+/** Delivered at COMMIT, and only if the transaction commits. */
+async function notify(tx: Tx, kind: 'commands' | 'events', accountId: string): Promise<void> {
+  await tx`SELECT pg_notify(${CHANNEL}, ${`${kind === 'commands' ? 'c' : 'e'}:${accountId}`})`;
+}
+
+/**
+ * Takes ids from the shared sequence while holding the account's row lock, which is kept until
+ * COMMIT: the account's appends take their ids and commit in one order, so a reader that sees
+ * id n has already seen every id of the account below n. Done last in its transaction, so the
+ * lock is held only for the insert and the COMMIT.
+ */
+async function insertEvents(tx: Tx, accountId: string, events: NewEvent[]): Promise<EventRecord[]> {
+  if (events.length === 0) return [];
+  const [locked] = await tx`SELECT id FROM accounts WHERE id = ${accountId} FOR NO KEY UPDATE`;
+  if (!locked) throw new StoreError(`no account "${accountId}" to append events to`);
+  const ids = (await tx`SELECT nextval('event_ids') AS id FROM generate_series(1, ${events.length})`).map((r) => Number(r.id)).sort((x, y) => x - y);
+  const records = events.map((e, i) => ({ id: ids[i]!, accountId, type: e.type, time: e.time, data: e.data }));
+  await tx`UPDATE accounts SET last_event_id = ${ids.at(-1)!} WHERE id = ${accountId}`;
+  const rows = records.map((r) => ({ account_id: accountId, id: r.id, type: r.type, time: r.time, data: JSON.stringify(r.data) }));
+  await tx`INSERT INTO events ${tx(rows, 'account_id', 'id', 'type', 'time', 'data')}`;
+  await notify(tx, 'events', accountId);
+  return records;
+}
+
+/** One platform event's state change; returns the stream event it implies, none when nothing changed. */
+async function applyPlatformEvent(tx: Tx, accountId: string, event: PlatformEvent, at: number, newConversationId: () => string, view: PlatformEventView): Promise<NewEvent[]> {
+  const byExternalId = async (externalId: string): Promise<Row | undefined> =>
+    (await tx`SELECT * FROM conversations WHERE account_id = ${accountId} AND external_id = ${externalId} FOR UPDATE`)[0];
+  if (event.type === 'conversation.appeared') {
+    // The unique (account, externalId) decides between racing replicas: the loser waits, then finds it.
+    const inserted = await tx`INSERT INTO conversations (id, account_id, external_id, kind, name, participants, created_at)
+      VALUES (${newConversationId()}, ${accountId}, ${event.externalId}, ${event.conversationKind}, ${event.name}, ${JSON.stringify(event.participants)}, ${at})
+      ON CONFLICT (account_id, external_id) DO NOTHING RETURNING *`;
+    const row = inserted[0] ?? (await byExternalId(event.externalId))!;
+    if (event.commandId) {
+      await tx`UPDATE commands SET conversation_id = ${row.id as string} WHERE account_id = ${accountId} AND id = ${event.commandId} AND conversation_id IS NULL`;
+    }
+    return inserted[0] ? [view(event, conversation(row))] : [];
+  }
+  const row = await byExternalId(event.conversationExternalId);
+  if (!row) throw new UnknownConversation(event.conversationExternalId);
+  const current = conversation(row);
+  // A message is itself by its id; a group change by the command that made it. A change the
+  // platform made on its own has no identity: it applies when it changes something.
+  const identity = 'messageExternalId' in event ? event.messageExternalId : event.commandId ? `command:${event.commandId}` : null;
+  if (identity !== null) {
+    const recorded = await tx`INSERT INTO platform_records (account_id, conversation_id, type, identity, recorded_at)
+      VALUES (${accountId}, ${current.id}, ${event.type}, ${identity}, ${at}) ON CONFLICT DO NOTHING`;
+    if (recorded.count === 0) return [];
+  }
+  switch (event.type) {
+    case 'message.received':
+    case 'message.sent':
+      return [view(event, current)];
+    case 'group.renamed': {
+      if (current.name === event.name) return [];
+      await tx`UPDATE conversations SET name = ${event.name} WHERE id = ${current.id}`;
+      return [view(event, { ...current, name: event.name })];
+    }
+    case 'group.participants_changed': {
+      if (JSON.stringify(current.participants) === JSON.stringify(event.participants)) return [];
+      await tx`UPDATE conversations SET participants = ${JSON.stringify(event.participants)}, membership_version = membership_version + 1 WHERE id = ${current.id}`;
+      return [view(event, { ...current, participants: event.participants, membershipVersion: current.membershipVersion + 1 })];
+    }
+  }
+}

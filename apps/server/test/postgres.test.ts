@@ -1,0 +1,140 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import { promisify } from 'node:util';
+import postgres from 'postgres';
+import { paths } from '@switchboard/testkit';
+import { testDatabase } from '@switchboard/testkit/postgres';
+import { newId } from '../src/clock.ts';
+import { PostgresStore } from '../src/store/postgres/store.ts';
+import { migrations } from '../src/store/postgres/migrations/index.ts';
+import { postCommand, readyAccount, startTestServer, type TestServer } from './helpers.ts';
+
+const run = promisify(execFile);
+const latest = migrations.length;
+const fresh = () => testDatabase(`postgres-test-${newId()}`);
+
+async function query<T>(url: string, fn: (sql: postgres.Sql) => Promise<T>): Promise<T> {
+  const sql = postgres(url, { max: 1, onnotice: () => undefined });
+  try {
+    return await fn(sql);
+  } finally {
+    await sql.end({ timeout: 1 });
+  }
+}
+
+describe('PostgreSQL migrations', () => {
+  it('replicas starting together on a new database migrate it once', async () => {
+    const url = await fresh();
+    const stores = await Promise.all(Array.from({ length: 4 }, () => PostgresStore.open({ url })));
+    await Promise.all(stores.map((s) => s.close()));
+    const versions = await query(url, (sql) => sql`SELECT version FROM switchboard_migrations ORDER BY version`);
+    expect(versions.map((r) => r.version)).toEqual(Array.from({ length: latest }, (_, i) => i + 1));
+  });
+
+  it('a database newer than the build is refused, naming both versions', async () => {
+    const url = await fresh();
+    await (await PostgresStore.open({ url })).close();
+    await query(url, (sql) => sql`INSERT INTO switchboard_migrations (version) VALUES (${latest + 1})`);
+    await expect(PostgresStore.open({ url })).rejects.toThrow(`the database schema is at version ${latest + 1}, newer than this build knows (${latest})`);
+  });
+
+  // Two CLI processes: slow on a loaded machine.
+  it('with migrations off, a database behind the build is refused until `switchboard migrate` ran', { timeout: 90_000 }, async () => {
+    const url = await fresh();
+    await expect(PostgresStore.open({ url, migrate: false })).rejects.toThrow('run `switchboard migrate`');
+    const env = { ...process.env, SWITCHBOARD_DATABASE_URL: url };
+    const first = JSON.parse((await run(process.execPath, [paths.cli, 'migrate', '--json'], { env })).stdout);
+    expect(first).toEqual({ store: 'postgres', from: 0, to: latest });
+    const again = JSON.parse((await run(process.execPath, [paths.cli, 'migrate', '--json'], { env })).stdout);
+    expect(again).toEqual({ store: 'postgres', from: latest, to: latest });
+    await (await PostgresStore.open({ url, migrate: false })).close();
+  });
+});
+
+/** A TCP hop between the server and PostgreSQL that the test can cut and restore. */
+class Hop {
+  private server: Server | null = null;
+  private readonly sockets = new Set<Socket>();
+  port = 0;
+  private readonly target: URL;
+
+  constructor(target: string) {
+    this.target = new URL(target);
+  }
+
+  async open(): Promise<void> {
+    this.server = createServer((client) => {
+      const upstream = connect(Number(this.target.port || 5432), this.target.hostname);
+      for (const s of [client, upstream]) {
+        this.sockets.add(s);
+        s.on('close', () => this.sockets.delete(s));
+        s.on('error', () => undefined);
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
+    this.port = (this.server.address() as { port: number }).port;
+  }
+
+  /** The database becomes unreachable: open connections drop, new ones are refused. */
+  async cut(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((resolve) => this.server!.close(() => resolve()));
+  }
+
+  url(): string {
+    const url = new URL(this.target);
+    url.hostname = '127.0.0.1';
+    url.port = String(this.port);
+    return url.toString();
+  }
+}
+
+describe('PostgreSQL unreachable', () => {
+  let server: TestServer | null = null;
+  afterAll(() => server?.stopAndClean());
+
+  it('answers 500 internal with nothing written, /readyz 503, and recovers by itself when the database returns', async () => {
+    const url = await fresh();
+    const hop = new Hop(url);
+    await hop.open();
+    server = await startTestServer({ rateLimit: 0, databaseUrl: hop.url(), databaseStatementTimeoutMs: 1_000 });
+    const a = await readyAccount(server);
+    const body = { target: { kind: 'conversation', conversationId: a.direct }, payload: { text: 'x' } };
+    const count = () => query(url, async (sql) => Number((await sql`SELECT COUNT(*) AS n FROM commands`)[0]!.n));
+    const before = await count();
+
+    await hop.cut();
+    const failed = await postCommand(server.url, a.apiKey, 'message.send', body, { 'idempotency-key': 'while-down' });
+    expect(failed.status).toBe(500);
+    expect(failed.body.error).toBe('internal');
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(503);
+    expect(await count()).toBe(before);
+
+    await hop.open();
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+    const retried = await postCommand(server.url, a.apiKey, 'message.send', body, { 'idempotency-key': 'while-down' });
+    expect(retried.status).toBe(202);
+    expect(retried.body.disposition).toBe('queued');
+    expect(await count()).toBe(before + 1);
+  });
+});
+
+describe('PostgreSQL replicas', () => {
+  const servers: TestServer[] = [];
+  afterAll(async () => {
+    for (const s of servers) await s.stopAndClean();
+  });
+
+  it('the rate limit is counted across replicas: 60 in any 60 s per credential, spread over three', async () => {
+    const databaseUrl = await fresh();
+    for (let i = 0; i < 3; i++) servers.push(await startTestServer({ databaseUrl, rateLimit: 60 }));
+    const a = await readyAccount(servers[0]!);
+    const body = { target: { kind: 'conversation', conversationId: a.direct }, payload: { text: 'x' } };
+    const results = await Promise.all(Array.from({ length: 75 }, (_, i) => postCommand(servers[i % 3]!.url, a.apiKey, 'message.send', body)));
+    expect(results.filter((r) => r.status !== 202 && r.status !== 429).map((r) => r.body)).toEqual([]);
+    expect(results.filter((r) => r.status === 429)).toHaveLength(15);
+    expect(results.filter((r) => r.status === 202)).toHaveLength(60);
+  });
+});

