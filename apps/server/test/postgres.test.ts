@@ -5,10 +5,12 @@ import { promisify } from 'node:util';
 import postgres from 'postgres';
 import { paths } from '@switchboard/testkit';
 import { testDatabase } from '@switchboard/testkit/postgres';
-import { newId } from '../src/clock.ts';
+import { createIdSource } from '../src/ids.ts';
 import { PostgresStore } from '../src/store/postgres/store.ts';
 import { migrations } from '../src/store/postgres/migrations/index.ts';
 import { postCommand, readyAccount, startTestServer, type TestServer } from './helpers.ts';
+
+const newId = createIdSource().next;
 
 const run = promisify(execFile);
 const latest = migrations.length;

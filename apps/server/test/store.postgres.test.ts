@@ -1,10 +1,12 @@
 import { afterAll, beforeAll } from 'vitest';
 import postgres from 'postgres';
 import { testDatabase } from '@switchboard/testkit/postgres';
-import { newId } from '../src/clock.ts';
+import { createIdSource } from '../src/ids.ts';
 import { PostgresStore } from '../src/store/postgres/store.ts';
 import type { Store } from '../src/store/types.ts';
 import { storeSuite } from './store.suite.ts';
+
+const newId = createIdSource().next;
 
 let url: string;
 let admin: postgres.Sql;
