@@ -20,6 +20,7 @@ export * as eventSchemas from './generated/events/zod.gen.ts';
 
 export * from './generated/catalog.ts';
 export * from './generated/commands.ts';
+export { messagePayloadSchema } from './payload.ts';
 
 type Api = components['schemas'];
 type Connector = ConnectorComponents['schemas'];

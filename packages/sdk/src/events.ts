@@ -1,3 +1,4 @@
+import { isEventId } from '@switchboard/contracts/catalog';
 import { linkedController, type Clock } from './clock.ts';
 import { SwitchboardError, UnexpectedResponseError } from './errors.ts';
 import { responseFailure, type Context } from './http.ts';
@@ -16,8 +17,6 @@ export interface EventsOptions {
    */
   idleTimeoutMs?: number;
 }
-
-export const CURSOR = /^\d{1,19}$/;
 
 // The event types this SDK knows, checked against the contracts at compile time. A newer service
 // may add types; they are skipped (the cursor still moves past them) so an exhaustive `switch`
@@ -55,7 +54,7 @@ async function readWithin(reader: ReadableStreamDefaultReader<Uint8Array>, ms: n
 
 /** An event id as the stream must carry it; anything else is not the service's stream. */
 function eventId(value: unknown, message: SseMessage): string {
-  if (typeof value === 'string' && CURSOR.test(value)) return value;
+  if (typeof value === 'string' && isEventId(value)) return value;
   throw new UnexpectedResponseError(200, `event ${message.event} has no valid id: ${JSON.stringify(value)}`);
 }
 
@@ -77,7 +76,7 @@ function parseJson(message: SseMessage): unknown {
 export async function* streamEvents(ctx: Context, options: EventsOptions = {}): AsyncGenerator<StreamItem, void, undefined> {
   const { signal } = options;
   let cursor = options.after ?? '0';
-  if (!CURSOR.test(cursor)) throw new TypeError(`after must be an event id (decimal digits), got "${cursor}"`);
+  if (!isEventId(cursor)) throw new TypeError(`after must be an event id (decimal digits), got "${cursor}"`);
   const idleMs = options.idleTimeoutMs ?? 45_000;
   let failures = 0;
   let serverRetryMs: number | undefined;
