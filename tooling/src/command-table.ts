@@ -103,19 +103,6 @@ export const commandTable = {
 ${rows.join('\n')}
 } as const;
 
-export type CommandTable = typeof commandTable;
-
-/** The target kinds a command of \`type\` takes, in the spec's order. */
-export function targetKindsOf(type: keyof CommandTable): string[] {
-  return Object.keys(commandTable[type].routingPath);
-}
-
-/** The routing path of a command of \`type\` aimed at a target of \`kind\`; undefined when \`type\` does not take that kind. */
-export function routingPathOf(type: keyof CommandTable, kind: string): 'agent-turn' | 'admin' | undefined {
-  const paths: { readonly [kind: string]: 'agent-turn' | 'admin' } = commandTable[type].routingPath;
-  return Object.hasOwn(paths, kind) ? paths[kind] : undefined;
-}
-
 ${predicate('IdempotencyKey', 'An Idempotency-Key the agent-turn path honours (components.parameters.IdempotencyKey).', idempotencyKey)}
 
 ${predicate('EventId', "An event id (the stream's EventId): the cursor of GET /v1/events.", eventId)}

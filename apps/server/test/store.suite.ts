@@ -41,8 +41,8 @@ const HOUR = 3_600_000;
 const hash = (text: string) => createHash('sha256').update(text).digest();
 
 /**
- * The one suite every Store implementation passes (SQLite now, PostgreSQL later): each rule of
- * src/store/types.ts as a named test.
+ * The one suite every Store implementation passes (each store's test file runs it with its own
+ * hooks): each rule of src/store/types.ts as a named test.
  */
 export function storeSuite(name: string, factory: () => Promise<Store>, hooks: StoreSuiteHooks = {}): void {
   describe(`Store contract: ${name}`, () => {

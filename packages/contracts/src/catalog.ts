@@ -4,4 +4,4 @@
  * a fraction of the size.
  */
 export * from './generated/catalog.ts';
-export * from './generated/commands.ts';
+export * from './commands.ts';

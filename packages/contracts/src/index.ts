@@ -19,7 +19,8 @@ export * as connectorSchemas from './generated/connector/zod.gen.ts';
 export * as eventSchemas from './generated/events/zod.gen.ts';
 
 export * from './generated/catalog.ts';
-export * from './generated/commands.ts';
+export * from './commands.ts';
+export { messagePayloadSchema } from './payload.ts';
 
 type Api = components['schemas'];
 type Connector = ConnectorComponents['schemas'];

@@ -1,7 +1,8 @@
 import createClient from 'openapi-fetch';
 import type { paths } from '@switchboard/contracts';
+import { isEventId } from '@switchboard/contracts/catalog';
 import { randomId, systemClock, type Clock } from './clock.ts';
-import { streamEvents, CURSOR, type EventsOptions } from './events.ts';
+import { streamEvents, type EventsOptions } from './events.ts';
 import { call, type Context } from './http.ts';
 import { sendRichToNewContact, type NewContact, type RichToNewContactOptions, type RichToNewContactResult } from './recipe.ts';
 import { defaultRetry, type RetryOptions } from './retry.ts';
@@ -187,7 +188,7 @@ export class SwitchboardClient {
    * connection open; `events()` is the live form.
    */
   async eventPage(query: { after?: string | undefined; limit?: number | undefined } = {}, options: RequestOptions = {}): Promise<EventPage> {
-    if (query.after !== undefined && query.after !== 'now' && !CURSOR.test(query.after)) throw new TypeError(`after must be an event id or "now", got "${query.after}"`);
+    if (query.after !== undefined && query.after !== 'now' && !isEventId(query.after)) throw new TypeError(`after must be an event id or "now", got "${query.after}"`);
     const { api } = this.#ctx;
     const { data } = await call(
       this.#ctx,

@@ -1,3 +1,4 @@
+import { isEventId } from '@switchboard/contracts/catalog';
 import { linkedController, type Clock } from './clock.ts';
 import { SwitchboardError, UnexpectedResponseError } from './errors.ts';
 import { responseFailure, type Context } from './http.ts';
@@ -19,8 +20,6 @@ export interface EventsOptions {
    */
   idleTimeoutMs?: number | undefined;
 }
-
-export const CURSOR = /^\d{1,19}$/;
 
 // The event types this SDK knows, checked against the contracts at compile time. A newer service
 // may add types; they are skipped (the cursor still moves past them) so an exhaustive `switch`
@@ -58,7 +57,7 @@ async function readWithin(reader: ReadableStreamDefaultReader<Uint8Array>, ms: n
 
 /** An event id as the stream must carry it; anything else is not the service's stream. */
 function eventId(value: unknown, message: SseMessage): string {
-  if (typeof value === 'string' && CURSOR.test(value)) return value;
+  if (typeof value === 'string' && isEventId(value)) return value;
   throw new UnexpectedResponseError(200, `event ${message.event} has no valid id: ${JSON.stringify(value)}`);
 }
 
@@ -88,7 +87,7 @@ async function headCursor(ctx: Context, signal: AbortSignal): Promise<{ ok: true
 export async function* streamEvents(ctx: Context, options: EventsOptions = {}): AsyncGenerator<StreamItem, void, undefined> {
   const { signal } = options;
   let cursor = options.after ?? '0';
-  if (cursor !== 'now' && !CURSOR.test(cursor)) throw new TypeError(`after must be an event id (decimal digits) or "now", got "${cursor}"`);
+  if (cursor !== 'now' && !isEventId(cursor)) throw new TypeError(`after must be an event id (decimal digits) or "now", got "${cursor}"`);
   const idleMs = options.idleTimeoutMs ?? 45_000;
   let failures = 0;
   let serverRetryMs: number | undefined;

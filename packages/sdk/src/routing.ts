@@ -1,12 +1,12 @@
+import { commandTable, routingPathOf as pathForKind } from '@switchboard/contracts/catalog';
 import type { CommandType, RoutingPath } from './types.ts';
 
-// The decision of specs/openapi/switchboard.yaml ("Routing paths"): conversational acts an agent
-// repeats on retry take the agent-turn path and honour Idempotency-Key; account administration
-// takes the admin path and ignores it.
-const AGENT_TURN: ReadonlySet<CommandType> = new Set(['reaction.tapback', 'reaction.apply', 'name_photo.share']);
-
-/** The routing path the service takes for a command of `type` aimed at `target`. */
+/**
+ * The routing path the service takes for a command of `type` aimed at `target`, from the
+ * contracts' command table (specs/openapi/switchboard.yaml, `x-routing-path`). A target kind the
+ * type does not take is refused by the service; it gets the path of the type's last kind.
+ */
 export function routingPathOf(type: CommandType, target: { kind: string }): RoutingPath {
-  if (type === 'message.send') return target.kind === 'conversation' ? 'agent-turn' : 'admin';
-  return AGENT_TURN.has(type) ? 'agent-turn' : 'admin';
+  const paths: Readonly<Record<string, RoutingPath>> = commandTable[type].routingPath;
+  return pathForKind(type, target.kind) ?? Object.values(paths).at(-1)!;
 }

@@ -4,16 +4,12 @@
  * enum; the connector host then settles it `payload_invalid` seconds later. With `validate: true`
  * the client finds those before sending.
  */
-import { schemas } from '@switchboard/contracts';
+import { messagePayloadSchema, schemas } from '@switchboard/contracts';
 import { PayloadValidationError, type PayloadIssue } from './errors.ts';
 import type { CommandType } from './types.ts';
 
 interface Schema {
   safeParse(value: unknown): { success: true } | { success: false; error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> } };
-}
-
-function hasKind(payload: unknown): boolean {
-  return typeof payload === 'object' && payload !== null && 'kind' in payload;
 }
 
 /**
@@ -25,7 +21,7 @@ function schemaFor(type: CommandType, body: { target?: { kind?: unknown }; paylo
   switch (type) {
     case 'message.send':
       if (body.target?.kind === 'recipient') return schemas.zMessageSendToRecipient.extend({ payload: schemas.zRecipientSendPayload.strict() });
-      return schemas.zMessageSendToConversation.extend({ payload: hasKind(body.payload) ? schemas.zRichPayload : schemas.zTextPayload });
+      return schemas.zMessageSendToConversation.extend({ payload: messagePayloadSchema(body.payload) });
     case 'reaction.tapback':
       return schemas.zReactionTapbackRequest;
     case 'reaction.apply':

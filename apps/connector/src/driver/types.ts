@@ -32,11 +32,7 @@ export interface ConversationRef {
 }
 
 /** What message.send puts on the platform. Plain text is `kind: 'text'`; media kinds never get here (nothing produces a transferId). */
-export type OutgoingContent =
-  | { kind: 'text'; text: string }
-  | { kind: 'rich_text'; text: string; subject?: string; effect?: ScreenEffect; replyToMessageExternalId?: string }
-  | { kind: 'rich_link'; url: string }
-  | { kind: 'poll'; question: string; options: string[] };
+export type OutgoingContent = { kind: 'text'; text: string } | Exclude<Api['RichPayload'], { kind: 'attachment' | 'sticker' }>;
 
 /** A file on the platform, with its bytes. */
 export interface Media {

@@ -1,4 +1,4 @@
-import { schemas, type DispatchedCommand } from '@switchboard/contracts';
+import { messagePayloadSchema, schemas, type DispatchedCommand } from '@switchboard/contracts';
 import type { z } from 'zod';
 import type { ConversationRef } from '../driver/types.ts';
 
@@ -46,10 +46,7 @@ export function validate(command: DispatchedCommand): Validation {
       return payload.ok ? { ok: true, plan: { type: 'message.send', target: 'recipient', recipientExternalId: target.recipientExternalId, text: payload.data.text } } : payload;
     }
     if (target.kind !== 'conversation') return wrongTarget();
-    // zMessageSendPayload is Text | Rich. Only Rich has `kind` and Text is strict, so at most one
-    // branch can match: checking that branch alone accepts the same payloads and names the field at fault.
-    const schema = 'kind' in command.payload ? schemas.zRichPayload : schemas.zTextPayload;
-    const payload = parse<MessageSendPayload>(schema, command.payload);
+    const payload = parse<MessageSendPayload>(messagePayloadSchema(command.payload), command.payload);
     return payload.ok ? { ok: true, plan: { type: 'message.send', target: 'conversation', conversation: ref(target), payload: payload.data } } : payload;
   }
 

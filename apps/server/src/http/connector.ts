@@ -6,7 +6,7 @@ import type { LeaseRecord } from '../store/types.ts';
 import { iso } from '../clock.ts';
 import { ApiError } from '../errors.ts';
 import { settleCommand } from '../commands/settle.ts';
-import { recordPlatformEvents } from '../connector/platform-events.ts';
+import { recordPlatformEvents } from '../stream/platform-events.ts';
 import { dispatch } from '../leases/dispatch.ts';
 import { acquireLease, isLiveEpoch, leaseLost, releaseLease, renewLease } from '../leases/leases.ts';
 import { authenticate } from './auth.ts';

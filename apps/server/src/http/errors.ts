@@ -43,7 +43,7 @@ export function caughtError(error: unknown): ApiError {
 declare module 'fastify' {
   interface FastifyReply {
     /** The error code sent, for the request log line and the metrics. */
-    errorCode: string | undefined;
+    errorCode: Code | undefined;
   }
   interface FastifyRequest {
     accountId: string | undefined;

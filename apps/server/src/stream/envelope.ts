@@ -11,7 +11,7 @@ export type EventData<T extends EventBody['type']> = Extract<EventBody, { type: 
 
 /**
  * The stream's envelope for a stored event. Every event in the log was written from an
- * EventBody (commands/settle.ts, connector/platform-events.ts), so it reads back as one.
+ * EventBody (commands/settle.ts, stream/platform-events.ts), so it reads back as one.
  */
 export function toEnvelope(event: EventRecord): StreamEvent {
   return { id: String(event.id), type: event.type, time: new Date(event.time).toISOString(), account: event.accountId, data: event.data } as StreamEvent;

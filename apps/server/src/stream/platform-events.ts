@@ -1,7 +1,7 @@
 import type { PlatformEvent } from '@switchboard/contracts';
 import type { Services } from '../services.ts';
 import type { ConversationRecord, PlatformEventsResult } from '../store/types.ts';
-import type { EventBody } from '../stream/envelope.ts';
+import type { EventBody } from './envelope.ts';
 
 /** The stream event (specs/asyncapi/stream.yaml) a platform event implies. */
 function streamEvent(event: PlatformEvent, conversation: ConversationRecord, time: number): EventBody & { time: number } {
