@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { loadWebhookConfig, type WebhookConfig } from './webhooks/config.ts';
 
 export interface Config {
   host: string;
@@ -20,6 +21,7 @@ export interface Config {
   eventRetentionMs: number;
   heartbeatMs: number;
   sqliteBusyTimeoutMs: number;
+  webhooks: WebhookConfig;
 }
 
 const HOUR = 3_600_000;
@@ -53,5 +55,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // A third under the common 15 s proxy idle timeout.
     heartbeatMs: int(env, 'SWITCHBOARD_HEARTBEAT_MS', 10_000, 10),
     sqliteBusyTimeoutMs: int(env, 'SWITCHBOARD_SQLITE_BUSY_TIMEOUT_MS', 5_000),
+    webhooks: loadWebhookConfig(env, (name, fallback, min) => int(env, name, fallback, min)),
   };
 }

@@ -6,6 +6,8 @@ import type { Store } from './store/types.ts';
 import { SqliteStore } from './store/sqlite/store.ts';
 import { createServices, type Services } from './services.ts';
 import { buildApp } from './http/app.ts';
+import { DeliveryWorker } from './webhooks/worker.ts';
+import { createWebhookMetrics } from './webhooks/metrics.ts';
 
 export interface RunningServer {
   url: string;
@@ -30,6 +32,19 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const clock = options.clock ?? systemClock;
   const services = createServices(config, store, clock, log);
   const app = buildApp(services);
+  const webhooks = store.webhooks;
+  const worker = webhooks
+    ? new DeliveryWorker({
+      store,
+      webhooks,
+      config: config.webhooks,
+      retentionMs: config.eventRetentionMs,
+      clock,
+      log,
+      hub: services.hub,
+      metrics: createWebhookMetrics(services.metrics.registry, () => webhooks.backlogs(null)),
+    })
+    : null;
 
   const retention = async () => {
     const now = clock.now();
@@ -51,6 +66,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  worker?.start();
 
   return {
     url,
@@ -58,6 +74,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     services,
     async close() {
       clearInterval(timer);
+      await worker?.stop();
       await app.close();
       await store.close();
       log.flush();

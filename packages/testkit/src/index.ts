@@ -297,3 +297,4 @@ export async function postCommand(url: string, apiKey: string, type: string, bod
 }
 
 export { Proxy, type Cut } from './proxy.ts';
+export { Receiver, type ReceivedDelivery, type ReceiverAnswer } from './receiver.ts';

@@ -9,6 +9,7 @@ import { commandEndpoint } from './command-endpoint.ts';
 import { registerReadRoutes } from './read.ts';
 import { registerEventRoutes } from './events.ts';
 import { registerConnectorRoutes } from './connector.ts';
+import { registerWebhookRoutes } from './webhooks.ts';
 
 /** The HTTP API. Thin: parse, call the domain modules, map their results to responses. */
 export function buildApp(services: Services): FastifyInstance {
@@ -89,5 +90,6 @@ export function buildApp(services: Services): FastifyInstance {
   registerReadRoutes(app, services);
   registerEventRoutes(app, services);
   registerConnectorRoutes(app, services);
+  if (services.store.webhooks) registerWebhookRoutes(app, services, services.store.webhooks);
   return app;
 }

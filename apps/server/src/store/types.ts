@@ -1,3 +1,4 @@
+import type { WebhookStore } from './webhooks.ts';
 import type { CommandType, RoutingPath, SettlementCode, Capability, PlatformEvent } from '@switchboard/contracts';
 
 export type CredentialKind = 'account' | 'connector';
@@ -215,6 +216,9 @@ export interface Store {
 
   putAttachment(record: AttachmentRecord): Promise<void>;
   getAttachment(accountId: string, id: string): Promise<AttachmentRecord | null>;
+
+  /** Webhook endpoints and deliveries (src/store/webhooks.ts); a store without them serves no webhooks. */
+  readonly webhooks?: WebhookStore;
 }
 
 /** A write that could not be made durable. The HTTP layer answers 500 `internal`. */

@@ -6,6 +6,7 @@ type Listener = () => void;
  */
 export class StreamHub {
   private readonly listeners = new Map<string, Set<Listener>>();
+  private readonly everyAccount = new Set<Listener>();
   private count = 0;
 
   subscribe(accountId: string, listener: Listener): () => void {
@@ -19,8 +20,15 @@ export class StreamHub {
     };
   }
 
+  /** Hears every account's commits (the webhook delivery worker). */
+  subscribeAll(listener: Listener): () => void {
+    this.everyAccount.add(listener);
+    return () => this.everyAccount.delete(listener);
+  }
+
   notify(accountId: string): void {
     for (const listener of this.listeners.get(accountId) ?? []) listener();
+    for (const listener of this.everyAccount) listener();
   }
 
   get subscribers(): number {

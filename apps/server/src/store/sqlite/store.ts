@@ -25,6 +25,7 @@ import {
 } from '../types.ts';
 import type { PlatformEvent } from '@switchboard/contracts';
 import { migrate } from './migrations.ts';
+import { SqliteWebhookStore } from './webhooks.ts';
 
 type Row = Record<string, unknown>;
 type Waiter = { resolve: () => void; reject: (error: unknown) => void };
@@ -65,6 +66,7 @@ export class SqliteStore implements Store {
   private versionChecked = false;
   /** The open group wrote a table the cache reads from: drop the cache again once it commits. */
   private cacheStale = false;
+  readonly webhooks: SqliteWebhookStore;
 
   constructor(options: SqliteOptions) {
     mkdirSync(options.dataDir, { recursive: true });
@@ -77,6 +79,12 @@ export class SqliteStore implements Store {
     migrate(this.db);
     this.reader = new DatabaseSync(file, { readOnly: true });
     this.reader.exec(`PRAGMA busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    this.webhooks = new SqliteWebhookStore({
+      write: (fn) => this.write(fn),
+      sql: (text) => this.sql(text),
+      query: (text) => this.query(text),
+      insertEvents: (accountId, events) => this.insertEvents(accountId, events),
+    });
   }
 
   /** A statement on the writer: only inside `write`. */

@@ -286,7 +286,7 @@ export const zWebhookReplay = z.strictObject({
     after: z.string().max(19).regex(/^[0-9]{1,19}$/)
 });
 
-export const zWebhookEndpoint = z.strictObject({
+export const zWebhookEndpoint = z.object({
     id: z.uuid(),
     url: z.string(),
     description: z.string().nullable(),
