@@ -61,4 +61,16 @@ describe('a server crash loses no webhook delivery', () => {
     const endpoint = await api(second.url, account.apiKey, 'GET', `/v1/webhook-endpoints/${id}`);
     expect(endpoint).toMatchObject({ cursor: ids.at(-1), backlog: 0 });
   });
+
+  it('the operator CLI lists endpoints with their state and backlog, and disables and enables them', async () => {
+    const server = started.at(-1)!;
+    const account = await server.account();
+    const { id } = await api(server.url, account.apiKey, 'POST', '/v1/webhook-endpoints', { url: 'https://example.com/hook' });
+    const listed = await server.cli<any[]>('webhooks', 'list', account.accountId);
+    expect(listed).toEqual([expect.objectContaining({ id, url: 'https://example.com/hook', enabled: true, backlog: 0 })]);
+    expect(JSON.stringify(listed)).not.toContain('whsec_');
+    expect(await server.cli('webhooks', 'disable', account.accountId, id)).toEqual({ id, enabled: false });
+    expect((await server.cli<any[]>('webhooks', 'list', account.accountId))[0]).toMatchObject({ enabled: false, disabledReason: 'operator' });
+    expect(await server.cli('webhooks', 'enable', account.accountId, id)).toEqual({ id, enabled: true });
+  });
 });

@@ -1,11 +1,13 @@
 #!/usr/bin/env node
-import { parseArgs, styleText } from 'node:util';
+import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { newId } from '../clock.ts';
 import { SqliteStore } from '../store/sqlite/store.ts';
 import type { AccountRecord, Store } from '../store/types.ts';
 import { issueCredential } from '../auth/issue.ts';
 import { toEnvelope } from '../stream/append.ts';
+import { webhooksCommand } from './webhooks.ts';
+import { paint, table, time, UsageError } from './format.ts';
 
 const HELP = `switchboard: operate a Switchboard service (reads and writes its store directly)
 
@@ -22,22 +24,12 @@ Usage: switchboard <command> [arguments] [--data-dir DIR] [--json]
   resume <account> | resume --all        resume outbound sending
   hosts                                  list connector hosts and their leases
   tail <account> [--after ID]            follow the account's response stream
+  webhooks list <account>                list the account's webhook endpoints (state, cursor, backlog)
+  webhooks disable|enable <account> <endpointId>
+                                         stop or resume deliveries to an endpoint
 
 <account> is an account id or name. The store is SWITCHBOARD_DATA_DIR (or --data-dir),
 by default ./.switchboard, the same the server uses.`;
-
-class UsageError extends Error {}
-
-const useColor = process.stdout.isTTY && !process.env.NO_COLOR;
-const paint = (style: Parameters<typeof styleText>[0], text: string) => (useColor ? styleText(style, text) : text);
-const time = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString());
-
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows
-    .map((r, n) => r.map((cell, i) => (n === 0 ? paint('bold', cell.padEnd(widths[i]!)) : cell.padEnd(widths[i]!))).join('  ').trimEnd())
-    .join('\n');
-}
 
 async function account(store: Store, idOrName: string | undefined): Promise<AccountRecord> {
   if (!idOrName) throw new UsageError('name an account (id or name)');
@@ -77,7 +69,7 @@ async function run(argv: string[]): Promise<void> {
   const store = new SqliteStore({ dataDir: values['data-dir'] ?? config.dataDir, busyTimeoutMs: config.sqliteBusyTimeoutMs });
   const out = (human: string, json: unknown) => console.log(values.json ? JSON.stringify(json, null, 2) : human);
   try {
-    switch (`${command} ${command === 'accounts' || command === 'keys' || command === 'connector-keys' ? sub : ''}`.trim()) {
+    switch (`${command} ${['accounts', 'keys', 'connector-keys', 'webhooks'].includes(command) ? sub : ''}`.trim()) {
       case 'accounts create': {
         const name = arg;
         if (!name) throw new UsageError('accounts create <name>');
@@ -160,6 +152,12 @@ async function run(argv: string[]): Promise<void> {
           }
           await new Promise((resolve) => setTimeout(resolve, 250));
         }
+        return;
+      }
+      case 'webhooks list':
+      case 'webhooks enable':
+      case 'webhooks disable': {
+        await webhooksCommand(store, sub!, await account(store, arg), positionals[3], out);
         return;
       }
       default:
