@@ -668,7 +668,7 @@ export interface components {
             /** @description The id of the last event acknowledged (or skipped by the filter); delivery continues after it. */
             cursor: string;
             /**
-             * Format: int64
+             * Format: int32
              * @description Stream events after the cursor, before the filter is applied.
              */
             backlog: number;

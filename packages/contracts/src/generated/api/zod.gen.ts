@@ -295,7 +295,7 @@ export const zWebhookEndpoint = z.object({
     disabledReason: z.enum(['failing', 'operator']).nullable(),
     disabledAt: z.iso.datetime({ offset: true }).nullable(),
     cursor: z.string(),
-    backlog: z.coerce.bigint().gte(BigInt(0)).lte(BigInt(9007199254740991)),
+    backlog: z.int().gte(0).lte(2147483647),
     createdAt: z.iso.datetime({ offset: true }),
     previousSecretExpiresAt: z.iso.datetime({ offset: true }).nullable()
 });
