@@ -6,6 +6,7 @@ import type { CommandRecord, LeaseRecord } from '../store/types.ts';
 import { recordPlatformEvents } from '../connector/platform-events.ts';
 import { authenticate } from './auth.ts';
 import { readBody } from './body.ts';
+import { parseJsonBody } from './json-body.ts';
 import { sendError } from './errors.ts';
 import { iso } from '../clock.ts';
 
@@ -17,25 +18,8 @@ function leaseBody(lease: LeaseRecord, ttlMs: number): Lease {
 }
 
 /** Reads and validates a JSON body against a connector protocol schema; answers 400 itself when it does not match. */
-async function parse<T extends z.ZodType>(request: FastifyRequest, reply: FastifyReply, schema: T): Promise<z.infer<T> | null> {
-  const body = await readBody(request.raw, MAX_JSON_BYTES);
-  if (!body.ok) {
-    sendError(reply, 400, 'invalid_request', 'the body is over 1 MiB');
-    return null;
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(body.bytes.toString('utf8'));
-  } catch {
-    sendError(reply, 400, 'invalid_request', 'the body is not valid JSON');
-    return null;
-  }
-  const result = schema.safeParse(json);
-  if (!result.success) {
-    sendError(reply, 400, 'invalid_request', result.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
-    return null;
-  }
-  return result.data;
+function parse<T extends z.ZodType>(request: FastifyRequest, reply: FastifyReply, schema: T): Promise<z.infer<T> | null> {
+  return parseJsonBody(request, reply, schema, MAX_JSON_BYTES, 'invalid_request');
 }
 
 function leaseLost(reply: FastifyReply): FastifyReply {

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
 import { eventSchemas, schemas, type components } from '@switchboard/contracts';
 import type { Services } from '../services.ts';
 import type { WebhookEndpointRecord, WebhookStore } from '../store/webhooks.ts';
@@ -7,7 +6,7 @@ import { iso, isUuid, newId } from '../clock.ts';
 import { checkWebhookUrl } from '../webhooks/address.ts';
 import { newSecret } from '../webhooks/signing.ts';
 import { authenticateRead } from './auth.ts';
-import { readBody } from './body.ts';
+import { parseJsonBody } from './json-body.ts';
 import { sendError } from './errors.ts';
 import { oldestRetainedId } from './events.ts';
 import { queryInt } from './read.ts';
@@ -16,6 +15,7 @@ type Endpoint = components['schemas']['WebhookEndpoint'];
 type Params = { Params: { endpointId: string } };
 
 const MAX_BODY_BYTES = 16 << 10;
+const parse = <T extends Parameters<typeof parseJsonBody>[2]>(request: FastifyRequest, reply: FastifyReply, schema: T) => parseJsonBody(request, reply, schema, MAX_BODY_BYTES, 'invalid_body');
 export const MAX_ENDPOINTS = 20;
 const eventTypes: readonly string[] = eventSchemas.zEventType.options;
 
@@ -33,28 +33,6 @@ function endpointBody(e: WebhookEndpointRecord, backlog: number, now: number): E
     createdAt: iso(e.createdAt),
     previousSecretExpiresAt: e.previousSecretExpiresAt !== null && e.previousSecretExpiresAt > now ? iso(e.previousSecretExpiresAt) : null,
   };
-}
-
-/** Reads a JSON body against `schema`; answers 400 `invalid_body` itself when it does not match. */
-async function parse<T extends z.ZodType>(request: FastifyRequest, reply: FastifyReply, schema: T): Promise<z.infer<T> | null> {
-  const body = await readBody(request.raw, MAX_BODY_BYTES);
-  if (!body.ok) {
-    sendError(reply, 400, 'invalid_body', 'the body is over 16 KiB');
-    return null;
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(body.bytes.toString('utf8'));
-  } catch {
-    sendError(reply, 400, 'invalid_body', 'the body is not valid JSON');
-    return null;
-  }
-  const result = schema.safeParse(json);
-  if (!result.success) {
-    sendError(reply, 400, 'invalid_body', result.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
-    return null;
-  }
-  return result.data;
 }
 
 /** The url and event types a create or update asks for, checked; answers the error itself. */

@@ -27,15 +27,7 @@ export interface WebhookEndpointRecord {
   createdAt: number;
 }
 
-export interface NewWebhookEndpoint {
-  id: string;
-  accountId: string;
-  url: string;
-  description: string | null;
-  eventTypes: string[] | null;
-  secret: string;
-  createdAt: number;
-}
+export type NewWebhookEndpoint = Pick<WebhookEndpointRecord, 'id' | 'accountId' | 'url' | 'description' | 'eventTypes' | 'secret' | 'createdAt'>;
 
 export interface WebhookEndpointChange {
   url?: string;
