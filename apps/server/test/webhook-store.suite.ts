@@ -60,7 +60,7 @@ export function webhookStoreSuite(name: string, factory: () => Promise<Store>): 
       // The old holder is fenced out of every write.
       expect(await hooks.renewClaim(endpoint.id, first!.token, T0 + TTL, TTL)).toBe(false);
       expect(await hooks.skipTo(endpoint.id, first!.token, endpoint.cursor, endpoint.cursor + 1)).toBe(false);
-      const stale = await hooks.recordAttempt({ endpointId: endpoint.id, token: first!.token, cursor: endpoint.cursor, delivery: attempt(endpoint.cursor + 1), outcome: { kind: 'delivered' } });
+      const stale = await hooks.recordAttempt({ endpointId: endpoint.id, token: first!.token, cursor: endpoint.cursor, delivery: attempt(endpoint.cursor + 1), outcome: { kind: 'delivered', claimUntil: T0 + TTL } });
       expect(stale.endpoint).toBeNull();
       expect((await hooks.getEndpoint(account.id, endpoint.id))!.cursor).toBe(endpoint.cursor);
     });
@@ -69,7 +69,7 @@ export function webhookStoreSuite(name: string, factory: () => Promise<Store>): 
       const { account, endpoint } = await setup();
       const [e1, e2] = await append(account.id, 2);
       const [claim] = await hooks.claimDue('a', T0, TTL, 10);
-      const delivered = await hooks.recordAttempt({ endpointId: endpoint.id, token: claim!.token, cursor: endpoint.cursor, delivery: attempt(e1!.id), outcome: { kind: 'delivered' } });
+      const delivered = await hooks.recordAttempt({ endpointId: endpoint.id, token: claim!.token, cursor: endpoint.cursor, delivery: attempt(e1!.id), outcome: { kind: 'delivered', claimUntil: T0 + TTL } });
       expect(delivered.endpoint).toMatchObject({ cursor: e1!.id, attempt: 0, failingSince: null });
       const failed = await hooks.recordAttempt({ endpointId: endpoint.id, token: claim!.token, cursor: e1!.id, delivery: { ...attempt(e2!.id, 500), attempt: 1 }, outcome: { kind: 'retry', at: T0 + 5_000, failingSince: T0 } });
       expect(failed.endpoint).toMatchObject({ cursor: e1!.id, attempt: 1, nextAttemptAt: T0 + 5_000, failingSince: T0 });
@@ -87,7 +87,7 @@ export function webhookStoreSuite(name: string, factory: () => Promise<Store>): 
       const [e1] = await append(account.id);
       const [claim] = await hooks.claimDue('a', T0, TTL, 10);
       await hooks.replayEndpoint(account.id, endpoint.id, 0);
-      const result = await hooks.recordAttempt({ endpointId: endpoint.id, token: claim!.token, cursor: endpoint.cursor, delivery: attempt(e1!.id), outcome: { kind: 'delivered' } });
+      const result = await hooks.recordAttempt({ endpointId: endpoint.id, token: claim!.token, cursor: endpoint.cursor, delivery: attempt(e1!.id), outcome: { kind: 'delivered', claimUntil: T0 + TTL } });
       expect(result.endpoint).toBeNull();
       expect((await hooks.getEndpoint(account.id, endpoint.id))!.cursor).toBe(0);
       expect((await hooks.listDeliveries(account.id, endpoint.id, 10, null)).items).toHaveLength(1);
@@ -119,7 +119,7 @@ export function webhookStoreSuite(name: string, factory: () => Promise<Store>): 
       const { account, endpoint } = await setup();
       const [e1] = await append(account.id);
       const [claim] = await hooks.claimDue('a', T0, TTL, 10);
-      await hooks.recordAttempt({ endpointId: endpoint.id, token: claim!.token, cursor: endpoint.cursor, delivery: attempt(e1!.id), outcome: { kind: 'delivered' } });
+      await hooks.recordAttempt({ endpointId: endpoint.id, token: claim!.token, cursor: endpoint.cursor, delivery: attempt(e1!.id), outcome: { kind: 'delivered', claimUntil: T0 + TTL } });
       expect(await hooks.purgeDeliveries(T0)).toBe(0);
       expect(await hooks.purgeDeliveries(T0 + 1)).toBe(1);
       expect((await hooks.backlogs(account.id)).get(endpoint.id)).toBe(0);

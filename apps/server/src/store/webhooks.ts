@@ -55,7 +55,8 @@ export interface WebhookClaim {
 
 /** What an attempt leads to, recorded with it in one transaction. */
 export type AttemptOutcome =
-  | { kind: 'delivered' }
+  /** The claim is extended to `claimUntil` in the same write, for the next event. */
+  | { kind: 'delivered'; claimUntil: number }
   | { kind: 'retry'; at: number; failingSince: number }
   /** Failing for the whole retry window: the endpoint is disabled and `event` appended to the stream. */
   | { kind: 'disable'; failingSince: number; event: (endpoint: WebhookEndpointRecord) => NewEvent };

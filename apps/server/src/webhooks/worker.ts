@@ -121,35 +121,50 @@ export class DeliveryWorker {
   private async deliverTo(claim: WebhookClaim): Promise<void> {
     const { webhooks, store, clock, config } = this.deps;
     const { token } = claim;
-    const { id, accountId } = claim.endpoint;
+    let endpoint: WebhookEndpointRecord = claim.endpoint;
+    let claimedUntil = clock.now() + config.claimTtlMs;
+    let page: EventRecord[] = [];
+    /** The cursor `page` was read after: a replay to before it makes the page useless. */
+    let pageAfter = endpoint.cursor;
     let release = true;
     try {
-      while (!this.stopping) {
-        // Read afresh each time: a PATCH, a rotation or a replay may have changed it.
-        const endpoint = await webhooks.getEndpoint(accountId, id);
-        if (!endpoint || !endpoint.enabled) return;
-        const events = await store.readEvents(accountId, endpoint.cursor, PAGE);
-        if (events.length === 0) return;
-        const next = events.find((event) => wanted(endpoint, event));
+      while (!this.stopping && endpoint.enabled) {
+        // The page read last time serves while the cursor moves through it; each recorded attempt
+        // returns the endpoint as stored, so a PATCH, rotation or replay is seen at the next event.
+        page = endpoint.cursor >= pageAfter ? page.filter((event) => event.id > endpoint.cursor) : [];
+        if (page.length === 0) {
+          pageAfter = endpoint.cursor;
+          page = await store.readEvents(endpoint.accountId, pageAfter, PAGE);
+        }
+        if (page.length === 0) return;
+        const next = page.find((event) => wanted(endpoint, event));
         if (!next) {
-          if (!(await webhooks.skipTo(id, token, endpoint.cursor, events.at(-1)!.id))) return;
+          const to = page.at(-1)!.id;
+          if (!(await webhooks.skipTo(endpoint.id, token, endpoint.cursor, to))) return;
+          endpoint = { ...endpoint, cursor: to };
           continue;
         }
-        if (!(await webhooks.renewClaim(id, token, clock.now(), config.claimTtlMs))) return;
-        const outcome = await this.attempt(endpoint, next, token);
-        if (outcome !== 'delivered') {
-          // A failure releases the claim in the same write; a lost fence leaves nothing to release.
-          release = outcome === 'fenced';
+        // Only when the claim could lapse during this attempt: every write costs a commit.
+        if (claimedUntil - clock.now() < config.timeoutMs + 1_000) {
+          if (!(await webhooks.renewClaim(endpoint.id, token, clock.now(), config.claimTtlMs))) return;
+          claimedUntil = clock.now() + config.claimTtlMs;
+        }
+        const result = await this.attempt(endpoint, next, token);
+        if (result === 'retry') {
+          release = false; // the failure's write released it
           return;
         }
+        if (result === 'fenced') return;
+        endpoint = result;
+        claimedUntil = clock.now() + config.claimTtlMs;
       }
     } finally {
-      if (release) await webhooks.releaseClaim(id, token);
+      if (release) await webhooks.releaseClaim(endpoint.id, token);
     }
   }
 
   /** One attempt at `event`, recorded with its outcome. */
-  private async attempt(endpoint: WebhookEndpointRecord, event: EventRecord, token: number): Promise<'delivered' | 'retry' | 'fenced'> {
+  private async attempt(endpoint: WebhookEndpointRecord, event: EventRecord, token: number): Promise<WebhookEndpointRecord | 'retry' | 'fenced'> {
     const { config, clock, metrics, webhooks, hub } = this.deps;
     const at = clock.now();
     const body = JSON.stringify(toEnvelope(event));
@@ -162,7 +177,7 @@ export class DeliveryWorker {
     const attempt = endpoint.attempt + 1;
     let outcome: AttemptOutcome;
     if (label === 'delivered') {
-      outcome = { kind: 'delivered' };
+      outcome = { kind: 'delivered', claimUntil: clock.now() + config.claimTtlMs };
     } else {
       const failingSince = endpoint.failingSince ?? at;
       const lastError = result.status !== null ? `status ${result.status}` : result.error;
@@ -195,7 +210,7 @@ export class DeliveryWorker {
       hub.notify(endpoint.accountId);
     }
     if (outcome.kind === 'retry') this.retryLater(outcome.at);
-    return outcome.kind === 'delivered' ? 'delivered' : 'retry';
+    return outcome.kind === 'delivered' ? recorded.endpoint : 'retry';
   }
 
   /** A wake-up when the earliest retry comes due, so retries do not wait for the poll. */

@@ -170,8 +170,8 @@ export class SqliteWebhookStore implements WebhookStore {
       const fence = 'WHERE id = ? AND claim_token = ? AND cursor = ?';
       let changes: number | bigint;
       if (outcome.kind === 'delivered') {
-        changes = this.db.sql(`UPDATE webhook_endpoints SET cursor = ?, attempt = 0, next_attempt_at = 0, failing_since = NULL ${fence}`)
-          .run(d.eventId, endpointId, token, cursor).changes;
+        changes = this.db.sql(`UPDATE webhook_endpoints SET cursor = ?, attempt = 0, next_attempt_at = 0, failing_since = NULL, claim_expires_at = ? ${fence}`)
+          .run(d.eventId, outcome.claimUntil, endpointId, token, cursor).changes;
       } else if (outcome.kind === 'retry') {
         changes = this.db.sql(`UPDATE webhook_endpoints SET attempt = ?, next_attempt_at = ?, failing_since = ?, claim_expires_at = 0 ${fence}`)
           .run(d.attempt, outcome.at, outcome.failingSince, endpointId, token, cursor).changes;
