@@ -93,6 +93,11 @@ describe('retries keep the order', () => {
     const log = await logUntil(account, id, (l) => l.length >= 5);
     expect(log.map((d) => [d.eventId, d.attempt, d.status])).toEqual([[first, 1, 500], [first, 2, 500], [first, 3, 500], [first, 4, 200], [second, 1, 200]]);
     for (const d of log) expect(d.latencyMs).toBeGreaterThanOrEqual(0);
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    expect(metrics).toMatch(/switchboard_webhook_attempts_total\{outcome="failed"\} [1-9]/);
+    expect(metrics).toMatch(/switchboard_webhook_attempts_total\{outcome="delivered"\} [1-9]/);
+    expect(metrics).toContain(`switchboard_webhook_backlog_events{endpoint="${id}"} 0`);
+    expect(metrics).toContain('switchboard_webhook_attempt_seconds_bucket');
     const state = await api(account.apiKey, 'GET', `/v1/webhook-endpoints/${id}`);
     expectSpecResponse('/v1/webhook-endpoints/{endpointId}', 'GET', 200, state.body, state.headers);
     expect(state.body).toMatchObject({ cursor: second, backlog: 0, enabled: true });

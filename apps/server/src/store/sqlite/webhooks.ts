@@ -25,7 +25,10 @@ export interface SqliteAccess {
 
 // Plain SQL on purpose (no SQLite-only functions), so the PostgreSQL store can repeat it.
 const NEWEST_EVENT = `SELECT MAX(COALESCE((SELECT MAX(id) FROM events WHERE account_id = ?), 0), COALESCE((SELECT events_purged_through FROM accounts WHERE id = ?), 0)) AS newest`;
-const HAS_EVENTS = 'EXISTS (SELECT 1 FROM events v WHERE v.account_id = e.account_id AND v.id > e.cursor)';
+const DUE = `SELECT e.id FROM webhook_endpoints e
+  WHERE e.enabled = 1 AND e.next_attempt_at <= ? AND e.claim_expires_at <= ?
+    AND EXISTS (SELECT 1 FROM events v WHERE v.account_id = e.account_id AND v.id > e.cursor)
+  ORDER BY e.next_attempt_at, e.id LIMIT ?`;
 
 export class SqliteWebhookStore implements WebhookStore {
   private readonly db: SqliteAccess;
@@ -122,14 +125,12 @@ export class SqliteWebhookStore implements WebhookStore {
     return new Map(rows.map((r) => [r.id as string, Number(r.backlog)]));
   }
 
-  claimDue(owner: string, now: number, ttlMs: number, max: number): Promise<WebhookClaim[]> {
+  async claimDue(owner: string, now: number, ttlMs: number, max: number): Promise<WebhookClaim[]> {
+    // Looked for on the reader first: a wake-up with nothing due (most commits) takes no write lock.
+    if (this.db.query(DUE).all(now, now, 1).length === 0) return [];
     return this.db.write(() => {
       // PostgreSQL: the same SELECT with FOR UPDATE SKIP LOCKED, so replicas never pick the same row.
-      const due = this.db.sql(
-        `SELECT e.id FROM webhook_endpoints e
-         WHERE e.enabled = 1 AND e.next_attempt_at <= ? AND e.claim_expires_at <= ? AND ${HAS_EVENTS}
-         ORDER BY e.next_attempt_at, e.id LIMIT ?`,
-      ).all(now, now, max);
+      const due = this.db.sql(DUE).all(now, now, max);
       const claims: WebhookClaim[] = [];
       for (const { id } of due) {
         const changes = this.db.sql(
@@ -165,8 +166,11 @@ export class SqliteWebhookStore implements WebhookStore {
   recordAttempt(record: AttemptRecord): Promise<AttemptResult> {
     return this.db.write((): AttemptResult => {
       const { endpointId, token, cursor, delivery: d, outcome } = record;
-      this.db.sql('INSERT INTO webhook_deliveries (endpoint_id, event_id, attempt, at, status, error, latency_ms) VALUES (?, ?, ?, ?, ?, ?, ?)')
-        .run(endpointId, d.eventId, d.attempt, d.at, d.status, d.error, d.latencyMs);
+      // Not for an endpoint deleted during the attempt: its log went with it.
+      this.db.sql(
+        `INSERT INTO webhook_deliveries (endpoint_id, event_id, attempt, at, status, error, latency_ms)
+         SELECT ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = ?)`,
+      ).run(endpointId, d.eventId, d.attempt, d.at, d.status, d.error, d.latencyMs, endpointId);
       const fence = 'WHERE id = ? AND claim_token = ? AND cursor = ?';
       let changes: number | bigint;
       if (outcome.kind === 'delivered') {
