@@ -56,9 +56,12 @@ describe('a server crash loses no webhook delivery', () => {
     const [cut, again] = receiver.deliveries.filter((d) => d.headers['webhook-id'] === ids[4]);
     expect(again!.body).toBe(cut!.body);
     const log = await api(second.url, account.apiKey, 'GET', `/v1/webhook-endpoints/${id}/deliveries?limit=200`);
+    // (ids[4] was answered long before the last event, so its row is in.)
     // The cut-off attempt never got an answer, so the log has only what came after the restart.
     expect(log.deliveries.filter((d: any) => d.eventId === ids[4]).map((d: any) => d.status)).toEqual([200]);
-    const endpoint = await api(second.url, account.apiKey, 'GET', `/v1/webhook-endpoints/${id}`);
+    // The cursor moves just after the receiver answers the last one.
+    let endpoint = await api(second.url, account.apiKey, 'GET', `/v1/webhook-endpoints/${id}`);
+    while (endpoint.backlog > 0) endpoint = await api(second.url, account.apiKey, 'GET', `/v1/webhook-endpoints/${id}`);
     expect(endpoint).toMatchObject({ cursor: ids.at(-1), backlog: 0 });
   });
 

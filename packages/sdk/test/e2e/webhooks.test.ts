@@ -46,7 +46,9 @@ describe('webhook endpoints through the SDK', () => {
     expect(replayed.cursor).toBe(first);
     await receiver.waitForCount(3);
     expect(receiver.ids()).toEqual([first, second, second]);
-    const log = await client.listWebhookDeliveries(created.id, { limit: 10 });
+    // The log row is written once the answer is in, just after the receiver saw the request.
+    let log = await client.listWebhookDeliveries(created.id, { limit: 10 });
+    while (log.deliveries.length < 3) log = await client.listWebhookDeliveries(created.id, { limit: 10 });
     expect(log.deliveries.map((d) => [d.eventId, d.status])).toEqual([[second, 204], [second, 204], [first, 204]]);
 
     expect((await client.updateWebhookEndpoint(created.id, { enabled: false })).disabledReason).toBe('operator');
@@ -71,7 +73,8 @@ describe('examples/webhook-receiver.ts', () => {
       const next = await client.testWebhookEndpoint(endpoint.id);
       await child.line((l) => l.id === next);
       expect(child.lines.filter((l) => typeof l === 'object' && l !== null && 'id' in l)).toEqual([{ id, type: 'webhook.test' }, { id: next, type: 'webhook.test' }]);
-      const log = await client.listWebhookDeliveries(endpoint.id);
+      let log = await client.listWebhookDeliveries(endpoint.id);
+      while (log.deliveries.filter((d) => d.eventId === next).length === 0) log = await client.listWebhookDeliveries(endpoint.id);
       expect(log.deliveries.filter((d) => d.eventId === id).map((d) => d.status)).toEqual([204, 204]);
     } finally {
       await child.stop();
