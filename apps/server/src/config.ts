@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { loadWebhookConfig, type WebhookConfig } from './webhooks/config.ts';
 
 export interface Config {
   host: string;
@@ -28,6 +29,7 @@ export interface Config {
   databaseStatementTimeoutMs: number;
   /** Apply pending PostgreSQL migrations at start-up (`auto`), or refuse to start until `switchboard migrate` ran (`off`). */
   migrate: 'auto' | 'off';
+  webhooks: WebhookConfig;
 }
 
 const HOUR = 3_600_000;
@@ -72,5 +74,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolMax: int(env, 'SWITCHBOARD_DATABASE_POOL_MAX', 10, 1),
     databaseStatementTimeoutMs: int(env, 'SWITCHBOARD_DATABASE_STATEMENT_TIMEOUT_MS', 5_000, 1),
     migrate: oneOf(env, 'SWITCHBOARD_MIGRATE', ['auto', 'off'] as const, 'auto'),
+    webhooks: loadWebhookConfig(env, (name, fallback, min) => int(env, name, fallback, min)),
   };
 }

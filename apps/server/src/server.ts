@@ -7,6 +7,8 @@ import { openStore } from './store/open.ts';
 import { hasChangeFeed } from './store/postgres/changes.ts';
 import { createServices, type Services } from './services.ts';
 import { buildApp } from './http/app.ts';
+import { DeliveryWorker } from './webhooks/worker.ts';
+import { createWebhookMetrics } from './webhooks/metrics.ts';
 
 export interface RunningServer {
   url: string;
@@ -42,6 +44,20 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       services.waiters.wakeAll();
     })
     : null;
+  const webhooks = store.webhooks;
+  const worker = webhooks
+    ? new DeliveryWorker({
+      store,
+      webhooks,
+      config: config.webhooks,
+      retentionMs: config.eventRetentionMs,
+      clock,
+      log,
+      hub: services.hub,
+      ids: services.ids,
+      metrics: createWebhookMetrics(services.metrics.registry, () => webhooks.backlogs(null)),
+    })
+    : null;
 
   const retention = async () => {
     const now = clock.now();
@@ -67,6 +83,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  worker?.start();
 
   return {
     url,
@@ -74,6 +91,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     services,
     async close() {
       clearInterval(timer);
+      await worker?.stop();
       await stopRelay?.();
       await app.close();
       await store.close();

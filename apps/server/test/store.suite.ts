@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { createHash } from 'node:crypto';
 import { createIdSource } from '../src/ids.ts';
 import type { PlatformEvent } from '@switchboard/contracts';
+import { webhookStoreSuite } from './webhook-store.suite.ts';
 import { StoreError, type NewCommand, type Settlement, type Store } from '../src/store/types.ts';
 
 const newId = createIdSource().next;
@@ -45,6 +46,8 @@ const hash = (text: string) => createHash('sha256').update(text).digest();
  * hooks): each rule of src/store/types.ts as a named test.
  */
 export function storeSuite(name: string, factory: () => Promise<Store>, hooks: StoreSuiteHooks = {}): void {
+  // A store that keeps webhooks passes their rules too.
+  webhookStoreSuite(name, factory);
   describe(`Store contract: ${name}`, () => {
     let store: Store;
     const opened: Store[] = [];

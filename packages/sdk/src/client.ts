@@ -29,6 +29,11 @@ import type {
   SendToRecipient,
   StreamItem,
   TapbackRequest,
+  WebhookDeliveryPage,
+  WebhookEndpoint,
+  WebhookEndpointCreate,
+  WebhookEndpointUpdate,
+  WebhookEndpointWithSecret,
 } from './types.ts';
 
 export interface ClientOptions {
@@ -212,6 +217,69 @@ export class SwitchboardClient {
    */
   events(options: EventsOptions = {}): AsyncGenerator<StreamItem, void, undefined> {
     return streamEvents(this.#ctx, options);
+  }
+
+  // Webhook endpoints. Changes are not retried once the service may have acted (like the admin path).
+
+  async listWebhookEndpoints(options: RequestOptions = {}): Promise<WebhookEndpoint[]> {
+    const { api } = this.#ctx;
+    const { data } = await call(this.#ctx, 'read', (signal) => api.GET('/v1/webhook-endpoints', { signal }), options.signal);
+    return data.endpoints;
+  }
+
+  /** The answer carries the signing secret, shown this once. */
+  async createWebhookEndpoint(request: WebhookEndpointCreate, options: RequestOptions = {}): Promise<WebhookEndpointWithSecret> {
+    const { api } = this.#ctx;
+    const { data } = await call(this.#ctx, 'admin', (signal) => api.POST('/v1/webhook-endpoints', { body: request, signal }), options.signal);
+    return data;
+  }
+
+  async getWebhookEndpoint(endpointId: string, options: RequestOptions = {}): Promise<WebhookEndpoint> {
+    const { api } = this.#ctx;
+    const { data } = await call(this.#ctx, 'read', (signal) => api.GET('/v1/webhook-endpoints/{endpointId}', { params: { path: { endpointId } }, signal }), options.signal);
+    return data;
+  }
+
+  /** Change the url, description or filter; `enabled: false` disables, `true` enables (resuming at the cursor). */
+  async updateWebhookEndpoint(endpointId: string, change: WebhookEndpointUpdate, options: RequestOptions = {}): Promise<WebhookEndpoint> {
+    const { api } = this.#ctx;
+    const { data } = await call(this.#ctx, 'admin', (signal) => api.PATCH('/v1/webhook-endpoints/{endpointId}', { params: { path: { endpointId } }, body: change, signal }), options.signal);
+    return data;
+  }
+
+  async deleteWebhookEndpoint(endpointId: string, options: RequestOptions = {}): Promise<void> {
+    const { api } = this.#ctx;
+    // 204 has no body: stand in `true` so an answer without one is not taken for a broken response.
+    await call(this.#ctx, 'admin', (signal) => api.DELETE('/v1/webhook-endpoints/{endpointId}', { params: { path: { endpointId } }, signal })
+      .then((r) => ({ ...r, data: r.response.ok ? true : undefined })), options.signal);
+  }
+
+  /** A new secret (shown once); the old one keeps signing alongside it for 24 hours. */
+  async rotateWebhookSecret(endpointId: string, options: RequestOptions = {}): Promise<WebhookEndpointWithSecret> {
+    const { api } = this.#ctx;
+    const { data } = await call(this.#ctx, 'admin', (signal) => api.POST('/v1/webhook-endpoints/{endpointId}/rotate-secret', { params: { path: { endpointId } }, signal }), options.signal);
+    return data;
+  }
+
+  /** The delivery log, newest attempt first. */
+  async listWebhookDeliveries(endpointId: string, query: { limit?: number; cursor?: string } = {}, options: RequestOptions = {}): Promise<WebhookDeliveryPage> {
+    const { api } = this.#ctx;
+    const { data } = await call(this.#ctx, 'read', (signal) => api.GET('/v1/webhook-endpoints/{endpointId}/deliveries', { params: { path: { endpointId }, query }, signal }), options.signal);
+    return data;
+  }
+
+  /** Re-deliver every event after the stream cursor `after`. */
+  async replayWebhookEndpoint(endpointId: string, after: string, options: RequestOptions = {}): Promise<WebhookEndpoint> {
+    const { api } = this.#ctx;
+    const { data } = await call(this.#ctx, 'admin', (signal) => api.POST('/v1/webhook-endpoints/{endpointId}/replay', { params: { path: { endpointId } }, body: { after }, signal }), options.signal);
+    return data;
+  }
+
+  /** Appends a `webhook.test` event that only this endpoint receives; returns its event id. */
+  async testWebhookEndpoint(endpointId: string, options: RequestOptions = {}): Promise<string> {
+    const { api } = this.#ctx;
+    const { data } = await call(this.#ctx, 'admin', (signal) => api.POST('/v1/webhook-endpoints/{endpointId}/test', { params: { path: { endpointId } }, signal }), options.signal);
+    return data.eventId;
   }
 
   /**

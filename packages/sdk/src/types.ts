@@ -69,16 +69,34 @@ export interface GroupUpdateRequest {
 }
 export type GroupLeaveRequest = CommandBody<'/v1/commands/group.leave'>;
 
-export type StreamEventType = EventSchemas['EventType'];
+/**
+ * The webhook events joined the stream after this SDK's 0.1 release. `events()` skips them, as it
+ * skips any type it does not know, so an exhaustive `switch` written against 0.1 stays exhaustive
+ * (the next major release adds them); webhook receivers get them as `WebhookEvent`.
+ */
+type WebhookEventType = 'webhook.endpoint_disabled' | 'webhook.test';
+export type StreamEventType = Exclude<EventSchemas['EventType'], WebhookEventType>;
 /** Any event of the response stream, discriminated by `type`. */
-export type StreamEvent = EventSchemas['StreamEvent'];
+export type StreamEvent = Exclude<EventSchemas['StreamEvent'], { type: WebhookEventType }>;
+/** What a webhook delivery carries: any stream event, the webhook events included. */
+export type WebhookEvent = EventSchemas['StreamEvent'];
 export type CommandSettledEvent = EventSchemas['CommandSettledEvent'];
 export type ConversationAppearedEvent = EventSchemas['ConversationAppearedEvent'];
 export type MessageReceivedEvent = EventSchemas['MessageReceivedEvent'];
 export type MessageSentEvent = EventSchemas['MessageSentEvent'];
 export type GroupRenamedEvent = EventSchemas['GroupRenamedEvent'];
 export type GroupParticipantsChangedEvent = EventSchemas['GroupParticipantsChangedEvent'];
+export type WebhookEndpointDisabledEvent = EventSchemas['WebhookEndpointDisabledEvent'];
+export type WebhookTestEvent = EventSchemas['WebhookTestEvent'];
 export type StreamReset = EventSchemas['StreamReset'];
+
+export type WebhookEndpoint = Schemas['WebhookEndpoint'];
+/** A created or rotated endpoint: the signing secret is shown this once. */
+export type WebhookEndpointWithSecret = Schemas['WebhookEndpointWithSecret'];
+export type WebhookEndpointCreate = Schemas['WebhookEndpointCreate'];
+export type WebhookEndpointUpdate = Schemas['WebhookEndpointUpdate'];
+export type WebhookDelivery = Schemas['WebhookDelivery'];
+export type WebhookDeliveryPage = Schemas['WebhookDeliveryPage'];
 
 /**
  * What `events()` yields: the account's events, and `reset` when the resume point was older

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { parseArgs, styleText } from 'node:util';
+import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { createIdSource } from '../ids.ts';
 import { openStore } from '../store/open.ts';
@@ -7,6 +7,8 @@ import { migrateDatabase } from '../store/postgres/migrate.ts';
 import type { AccountRecord, Store } from '../store/types.ts';
 import { issueCredential } from '../auth/issue.ts';
 import { toEnvelope } from '../stream/envelope.ts';
+import { webhooksCommand } from './webhooks.ts';
+import { paint, table, time, UsageError } from './format.ts';
 
 const HELP = `switchboard: operate a Switchboard service (reads and writes its store directly)
 
@@ -24,30 +26,20 @@ Usage: switchboard <command> [arguments] [--data-dir DIR] [--json]
   hosts                                  list connector hosts and their leases
   tail <account> [--after ID|now]        follow the account's response stream (from its start,
                                          after an event id, or from now on)
+  webhooks list <account>                list the account's webhook endpoints (state, cursor, backlog)
+  webhooks disable|enable <account> <endpointId>
+                                         stop or resume deliveries to an endpoint
   migrate                                apply pending schema migrations (PostgreSQL)
 
 <account> is an account id or name. The store is the PostgreSQL database at
 SWITCHBOARD_DATABASE_URL when it is set, else SWITCHBOARD_DATA_DIR (or --data-dir),
 by default ./.switchboard: the same the server uses.`;
 
-class UsageError extends Error {}
-
-const useColor = process.stdout.isTTY && !process.env.NO_COLOR;
-const paint = (style: Parameters<typeof styleText>[0], text: string) => (useColor ? styleText(style, text) : text);
-const time = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString());
-
 /** Times as the API writes them, ISO 8601, in --json output. */
 function isoTimes(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(isoTimes);
   if (typeof value !== 'object' || value === null) return value;
   return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, key.endsWith('At') && typeof v === 'number' ? new Date(v).toISOString() : v]));
-}
-
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows
-    .map((r, n) => r.map((cell, i) => (n === 0 ? paint('bold', cell.padEnd(widths[i]!)) : cell.padEnd(widths[i]!))).join('  ').trimEnd())
-    .join('\n');
 }
 
 async function account(store: Store, idOrName: string | undefined): Promise<AccountRecord> {
@@ -101,7 +93,7 @@ async function run(argv: string[]): Promise<void> {
   // The operator CLI never changes the schema by itself: a PostgreSQL schema behind this build is refused.
   const store = await openStore(config, { dataDir: values['data-dir'] ?? config.dataDir, migrate: false });
   try {
-    switch (`${command} ${command === 'accounts' || command === 'keys' || command === 'connector-keys' ? sub : ''}`.trim()) {
+    switch (`${command} ${['accounts', 'keys', 'connector-keys', 'webhooks'].includes(command) ? sub : ''}`.trim()) {
       case 'accounts create': {
         const name = arg;
         if (!name) throw new UsageError('accounts create <name>');
@@ -185,6 +177,12 @@ async function run(argv: string[]): Promise<void> {
           }
           await new Promise((resolve) => setTimeout(resolve, 250));
         }
+        return;
+      }
+      case 'webhooks list':
+      case 'webhooks enable':
+      case 'webhooks disable': {
+        await webhooksCommand(store, sub!, await account(store, arg), positionals[3], out);
         return;
       }
       default:

@@ -11,6 +11,7 @@ import { registerReadRoutes } from './read.ts';
 import { registerEventRoutes } from './events.ts';
 import { connectorRoutes } from './connector.ts';
 import { registerDocsRoutes } from './docs.ts';
+import { registerWebhookRoutes } from './webhooks.ts';
 
 /** The HTTP API. Thin: parse, call the domain modules, map their results to responses. */
 export function buildApp(services: Services): FastifyInstance {
@@ -90,5 +91,6 @@ export function buildApp(services: Services): FastifyInstance {
   registerEventRoutes(app, services);
   void app.register(connectorRoutes(services));
   registerDocsRoutes(app);
+  if (services.store.webhooks) registerWebhookRoutes(app, services, services.store.webhooks);
   return app;
 }

@@ -11,6 +11,7 @@ import { dispatch } from '../leases/dispatch.ts';
 import { acquireLease, isLiveEpoch, leaseLost, releaseLease, renewLease } from '../leases/leases.ts';
 import { authenticate } from './auth.ts';
 import { readBody } from './body.ts';
+import { parseJsonBody } from './json-body.ts';
 import { replyError, sendError } from './errors.ts';
 
 const MAX_JSON_BYTES = 1 << 20;
@@ -21,25 +22,8 @@ function leaseBody(lease: LeaseRecord, ttlMs: number): Lease {
 }
 
 /** Reads and validates a JSON body against a connector protocol schema; answers 400 itself when it does not match. */
-async function parse<T extends z.ZodType>(request: FastifyRequest, reply: FastifyReply, schema: T): Promise<z.infer<T> | null> {
-  const body = await readBody(request.raw, MAX_JSON_BYTES);
-  if (!body.ok) {
-    sendError(reply, 'invalid_request', 'the body is over 1 MiB');
-    return null;
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(body.bytes.toString('utf8'));
-  } catch {
-    sendError(reply, 'invalid_request', 'the body is not valid JSON');
-    return null;
-  }
-  const result = schema.safeParse(json);
-  if (!result.success) {
-    sendError(reply, 'invalid_request', result.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
-    return null;
-  }
-  return result.data;
+function parse<T extends z.ZodType>(request: FastifyRequest, reply: FastifyReply, schema: T): Promise<z.infer<T> | null> {
+  return parseJsonBody(request, reply, schema, MAX_JSON_BYTES, 'invalid_request');
 }
 
 /**

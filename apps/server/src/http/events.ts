@@ -71,7 +71,7 @@ export function registerEventRoutes(app: FastifyInstance, services: Services): v
  * The account's oldest retained event id. Ids are shared by every account, so the id after the
  * purged ones may belong to another account; with nothing retained, the next id it can get.
  */
-async function oldestRetainedId(services: Services, accountId: string, purgedThrough: number): Promise<string> {
+export async function oldestRetainedId(services: Services, accountId: string, purgedThrough: number): Promise<string> {
   const [oldest] = await services.store.readEvents(accountId, purgedThrough, 1);
   return String(oldest ? oldest.id : purgedThrough + 1);
 }

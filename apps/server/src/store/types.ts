@@ -1,6 +1,7 @@
 import type {
   Capability, CommandStatus, CommandType, ConversationKind, PlatformEvent, RoutingPath, SettlementCode, Target,
 } from '@switchboard/contracts';
+import type { WebhookStore } from './webhooks.ts';
 
 export type CredentialKind = 'account' | 'connector';
 
@@ -212,6 +213,9 @@ export interface Store {
 
   putAttachment(record: AttachmentRecord): Promise<void>;
   getAttachment(accountId: string, id: string): Promise<AttachmentRecord | null>;
+
+  /** Webhook endpoints and deliveries (src/store/webhooks.ts); a store without them serves no webhooks. */
+  readonly webhooks?: WebhookStore;
 }
 
 /** A write that could not be made durable. The HTTP layer answers 500 `internal`. */

@@ -6,6 +6,7 @@ type Listener = () => void;
  */
 export class StreamHub {
   private readonly listeners = new Map<string, Set<Listener>>();
+  private readonly everyAccount = new Set<Listener>();
   private count = 0;
 
   subscribe(accountId: string, listener: Listener): () => void {
@@ -19,12 +20,20 @@ export class StreamHub {
     };
   }
 
+  /** Hears every account's commits (the webhook delivery worker). */
+  subscribeAll(listener: Listener): () => void {
+    this.everyAccount.add(listener);
+    return () => this.everyAccount.delete(listener);
+  }
+
   notify(accountId: string): void {
     for (const listener of this.listeners.get(accountId) ?? []) listener();
+    for (const listener of this.everyAccount) listener();
   }
 
   notifyAll(): void {
-    for (const accountId of [...this.listeners.keys()]) this.notify(accountId);
+    for (const set of [...this.listeners.values()]) for (const listener of set) listener();
+    for (const listener of this.everyAccount) listener();
   }
 
   get subscribers(): number {

@@ -26,6 +26,7 @@ import {
 import type { PlatformEvent } from '@switchboard/contracts';
 import { migrate } from './migrations.ts';
 import { account, command, conversation, credential, lease, type Row } from '../rows.ts';
+import { SqliteWebhookStore } from './webhooks.ts';
 type Waiter = { resolve: () => void; reject: (error: unknown) => void };
 
 export interface SqliteOptions {
@@ -64,6 +65,7 @@ export class SqliteStore implements Store {
   private versionChecked = false;
   /** The open group wrote a table the cache reads from: drop the cache again once it commits. */
   private cacheStale = false;
+  readonly webhooks: SqliteWebhookStore;
 
   constructor(options: SqliteOptions) {
     mkdirSync(options.dataDir, { recursive: true });
@@ -76,6 +78,12 @@ export class SqliteStore implements Store {
     migrate(this.db);
     this.reader = new DatabaseSync(file, { readOnly: true });
     this.reader.exec(`PRAGMA busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    this.webhooks = new SqliteWebhookStore({
+      write: (fn) => this.write(fn),
+      sql: (text) => this.sql(text),
+      query: (text) => this.query(text),
+      insertEvents: (accountId, events) => this.insertEvents(accountId, events),
+    });
   }
 
   /** A statement on the writer: only inside `write`. */

@@ -308,6 +308,152 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's webhook endpoints, oldest first */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Add a webhook endpoint; the signing secret is shown once
+         * @description Delivery starts with the first event committed after the endpoint was created (its cursor
+         *     is the account's newest event id); replay moves it back.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An endpoint id; one of another account, or not a UUID, is 404 `webhook_endpoint_not_found`. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        /** One webhook endpoint */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /** Remove an endpoint and its delivery log */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an endpoint's URL, description or event filter, or disable or enable it
+         * @description Enabling a disabled endpoint resumes delivery at its cursor, with the event that was stuck
+         *     when it was disabled, and starts a new 24-hour retry window.
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{endpointId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An endpoint id; one of another account, or not a UUID, is 404 `webhook_endpoint_not_found`. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the signing secret; the old one keeps signing for 24 hours
+         * @description Every delivery in the next 24 hours carries two signatures in `webhook-signature`, one per
+         *     secret, so a receiver can switch secrets whenever it likes within that window. A second
+         *     rotation inside the window drops the oldest secret at once.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{endpointId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An endpoint id; one of another account, or not a UUID, is 404 `webhook_endpoint_not_found`. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The endpoint's delivery log, newest attempt first
+         * @description One entry per attempt, kept as long as stream events are (7 days).
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{endpointId}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An endpoint id; one of another account, or not a UUID, is 404 `webhook_endpoint_not_found`. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-deliver every event after a stream cursor
+         * @description Moves the endpoint's cursor to `after`: every retained event with a greater id that
+         *     passes the filter is delivered again, in order, with its own `webhook-id`, so a receiver
+         *     that de-duplicates sees nothing twice. An attempt under way finishes first. `after` older
+         *     than retention or past the account's newest event is 410 `cursor_expired`.
+         */
+        post: operations["replayWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{endpointId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An endpoint id; one of another account, or not a UUID, is 404 `webhook_endpoint_not_found`. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Append a `webhook.test` event that only this endpoint receives
+         * @description The event is appended to the account's stream (SSE readers see it too) and delivered like
+         *     any other, in order, whatever the endpoint's filter; other endpoints skip it.
+         */
+        post: operations["testWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -317,7 +463,7 @@ export interface components {
          *     the retry guidance: `never` (the request itself must change), `after` (retry the same
          *     request after `Retry-After`), `backoff` (retry with exponential backoff).
          */
-        ErrorCode: "body_too_large" | "body_too_deep" | "body_not_object" | "target_and_payload_required" | "unsupported_target" | "invalid_conversationId" | "recipient_send_requires_recipientExternalId_and_text" | "group_create_requires_participantExternalIds" | "invalid_idempotency_key" | "group_command_requires_group_conversation" | "invalid_query" | "bad_request" | "unauthenticated" | "unknown_command" | "conversation_not_found" | "command_not_found" | "attachment_not_found" | "not_found" | "method_not_allowed" | "request_timeout" | "cursor_expired" | "unsupported_media_type" | "invalid_recipient_address" | "invalid_participant_address" | "rate_limited" | "too_many_streams" | "headers_too_large" | "internal" | "not_implemented" | "no_live_connector" | "outbound_paused";
+        ErrorCode: "body_too_large" | "body_too_deep" | "body_not_object" | "target_and_payload_required" | "unsupported_target" | "invalid_conversationId" | "recipient_send_requires_recipientExternalId_and_text" | "group_create_requires_participantExternalIds" | "invalid_idempotency_key" | "group_command_requires_group_conversation" | "invalid_query" | "bad_request" | "unauthenticated" | "unknown_command" | "conversation_not_found" | "command_not_found" | "attachment_not_found" | "not_found" | "method_not_allowed" | "request_timeout" | "cursor_expired" | "unsupported_media_type" | "invalid_recipient_address" | "invalid_participant_address" | "rate_limited" | "too_many_streams" | "headers_too_large" | "invalid_body" | "webhook_endpoint_not_found" | "webhook_endpoint_limit" | "webhook_url_refused" | "internal" | "not_implemented" | "no_live_connector" | "outbound_paused";
         /**
          * @description The `errorCode` of a `failed` command event. The first seven are the seed's; the rest are
          *     ours, for failures the seed leaves without a code.
@@ -458,6 +604,115 @@ export interface components {
             error: "invalid_query";
             message: string;
             requestId?: string;
+        };
+        InvalidBodyError: {
+            /** @constant */
+            error: "invalid_body";
+            message: string;
+            requestId?: string;
+        };
+        WebhookUrlRefusedError: {
+            /** @constant */
+            error: "webhook_url_refused";
+            message: string;
+            requestId?: string;
+        };
+        WebhookEndpointLimitError: {
+            /** @constant */
+            error: "webhook_endpoint_limit";
+            message: string;
+            requestId?: string;
+        };
+        WebhookEndpointNotFoundError: {
+            /** @constant */
+            error: "webhook_endpoint_not_found";
+            message: string;
+            requestId?: string;
+        };
+        /**
+         * @description The stream event types delivered (see specs/asyncapi/stream.yaml); null or absent means
+         *     every type. `webhook.test` events reach the endpoint they name whatever the filter.
+         */
+        WebhookEventTypes: string[] | null;
+        WebhookEndpointCreate: {
+            /** @description Where deliveries are POSTed (see "Webhooks" for the URLs allowed). */
+            url: string;
+            eventTypes?: components["schemas"]["WebhookEventTypes"];
+            description?: string | null;
+        };
+        WebhookEndpointUpdate: {
+            url?: string;
+            eventTypes?: components["schemas"]["WebhookEventTypes"];
+            description?: string | null;
+            /** @description false disables the endpoint (nothing is delivered, events keep queueing at its cursor); true enables it. */
+            enabled?: boolean;
+        };
+        WebhookReplay: {
+            /** @description A stream cursor (an event id, `0` for the start of the retained log). */
+            after: string;
+        };
+        WebhookEndpoint: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            description: string | null;
+            eventTypes: components["schemas"]["WebhookEventTypes"];
+            enabled: boolean;
+            /**
+             * @description `failing` (disabled after 24 hours of failed attempts) or `operator` (a PATCH or the CLI); null while enabled.
+             * @enum {string|null}
+             */
+            disabledReason: "failing" | "operator" | null;
+            /** Format: date-time */
+            disabledAt: string | null;
+            /** @description The id of the last event acknowledged (or skipped by the filter); delivery continues after it. */
+            cursor: string;
+            /**
+             * Format: int32
+             * @description Stream events after the cursor, before the filter is applied.
+             */
+            backlog: number;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Until then, deliveries are also signed with the secret a rotation replaced.
+             */
+            previousSecretExpiresAt: string | null;
+        };
+        WebhookEndpointWithSecret: components["schemas"]["WebhookEndpoint"] & {
+            /** @description The Standard Webhooks signing secret. Shown once. */
+            secret: string;
+        };
+        WebhookEndpointList: {
+            endpoints: components["schemas"]["WebhookEndpoint"][];
+        };
+        WebhookDelivery: {
+            eventId: string;
+            /**
+             * Format: int32
+             * @description 1 for the first attempt at this event since it became due (a replay starts again at 1).
+             */
+            attempt: number;
+            /** Format: date-time */
+            at: string;
+            /**
+             * Format: int32
+             * @description The receiver's HTTP status; null when no response arrived.
+             */
+            status: number | null;
+            /** @description Why no response arrived: `timeout`, `address_refused` (SSRF rules), `dns`, `connection` and a detail. */
+            error: string | null;
+            /** Format: int32 */
+            latencyMs: number;
+        };
+        WebhookDeliveryPage: {
+            deliveries: components["schemas"]["WebhookDelivery"][];
+            nextCursor: string | null;
+        };
+        WebhookTestAccepted: {
+            /** @description The `webhook.test` event's id (its `webhook-id`). */
+            eventId: string;
         };
         CursorExpiredError: {
             /** @constant */
@@ -960,6 +1215,50 @@ export interface components {
                 "application/json": components["schemas"]["ProtocolError"];
             };
         };
+        /** @description The body is not a JSON object matching the operation's schema. */
+        WebhookBodyInvalid: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["InvalidBodyError"];
+            };
+        };
+        /** @description The URL is not one deliveries may go to (see "Webhooks"). */
+        WebhookUrlRefused: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["WebhookUrlRefusedError"];
+            };
+        };
+        /** @description The account already has 20 endpoints. */
+        WebhookEndpointLimit: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointLimitError"];
+            };
+        };
+        /** @description The endpoint is unknown, or belongs to another account. */
+        WebhookEndpointNotFound: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointNotFoundError"];
+            };
+        };
     };
     parameters: {
         /**
@@ -983,6 +1282,8 @@ export interface components {
          *     refused by a validating gateway.
          */
         IdempotencyKeyIgnored: string;
+        /** @description An endpoint id; one of another account, or not a UUID, is 404 `webhook_endpoint_not_found`. */
+        WebhookEndpointId: string;
     };
     requestBodies: never;
     headers: {
@@ -1588,6 +1889,323 @@ export interface operations {
                 };
             };
             429: components["responses"]["EventsRateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every endpoint of the account (at most 20). */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointCreate"];
+            };
+        };
+        responses: {
+            /** @description The endpoint, with its signing secret (not shown again). */
+            201: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            400: components["responses"]["WebhookBodyInvalid"];
+            401: components["responses"]["Unauthenticated"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["WebhookEndpointLimit"];
+            422: components["responses"]["WebhookUrlRefused"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An endpoint id; one of another account, or not a UUID, is 404 `webhook_endpoint_not_found`. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["WebhookEndpointNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An endpoint id; one of another account, or not a UUID, is 404 `webhook_endpoint_not_found`. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed; no delivery to it starts after this. */
+            204: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["WebhookEndpointNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An endpoint id; one of another account, or not a UUID, is 404 `webhook_endpoint_not_found`. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointUpdate"];
+            };
+        };
+        responses: {
+            /** @description The endpoint as changed. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["WebhookBodyInvalid"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["WebhookEndpointNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["WebhookUrlRefused"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An endpoint id; one of another account, or not a UUID, is 404 `webhook_endpoint_not_found`. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint, with its new secret (not shown again). */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["WebhookEndpointNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The `nextCursor` of the previous page; anything else is 400 `invalid_query`. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description An endpoint id; one of another account, or not a UUID, is 404 `webhook_endpoint_not_found`. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of attempts. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            400: components["responses"]["QueryInvalid"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["WebhookEndpointNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    replayWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An endpoint id; one of another account, or not a UUID, is 404 `webhook_endpoint_not_found`. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookReplay"];
+            };
+        };
+        responses: {
+            /** @description The endpoint with its new cursor. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["WebhookBodyInvalid"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["WebhookEndpointNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            /** @description `after` is not in the account's log (older than retention, or past its newest event). */
+            410: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CursorExpiredError"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    testWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An endpoint id; one of another account, or not a UUID, is 404 `webhook_endpoint_not_found`. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event is committed; its delivery follows. */
+            202: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookTestAccepted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["WebhookEndpointNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Internal"];
             501: components["responses"]["NotImplemented"];

@@ -36,6 +36,10 @@ export const zErrorCode = z.union([
     z.literal('rate_limited'),
     z.literal('too_many_streams'),
     z.literal('headers_too_large'),
+    z.literal('invalid_body'),
+    z.literal('webhook_endpoint_not_found'),
+    z.literal('webhook_endpoint_limit'),
+    z.literal('webhook_url_refused'),
     z.literal('internal'),
     z.literal('not_implemented'),
     z.literal('no_live_connector'),
@@ -232,6 +236,94 @@ export const zQueryInvalidError = z.object({
     error: z.literal('invalid_query'),
     message: z.string(),
     requestId: z.string().optional()
+});
+
+export const zInvalidBodyError = z.object({
+    error: z.literal('invalid_body'),
+    message: z.string(),
+    requestId: z.string().optional()
+});
+
+export const zWebhookUrlRefusedError = z.object({
+    error: z.literal('webhook_url_refused'),
+    message: z.string(),
+    requestId: z.string().optional()
+});
+
+export const zWebhookEndpointLimitError = z.object({
+    error: z.literal('webhook_endpoint_limit'),
+    message: z.string(),
+    requestId: z.string().optional()
+});
+
+export const zWebhookEndpointNotFoundError = z.object({
+    error: z.literal('webhook_endpoint_not_found'),
+    message: z.string(),
+    requestId: z.string().optional()
+});
+
+/**
+ * The stream event types delivered (see specs/asyncapi/stream.yaml); null or absent means
+ * every type. `webhook.test` events reach the endpoint they name whatever the filter.
+ *
+ */
+export const zWebhookEventTypes = z.array(z.string().max(64)).min(1).max(32).nullable();
+
+export const zWebhookEndpointCreate = z.strictObject({
+    url: z.string().max(2048),
+    eventTypes: zWebhookEventTypes.optional(),
+    description: z.string().max(256).nullish()
+});
+
+export const zWebhookEndpointUpdate = z.strictObject({
+    url: z.string().max(2048).optional(),
+    eventTypes: zWebhookEventTypes.optional(),
+    description: z.string().max(256).nullish(),
+    enabled: z.boolean().optional()
+});
+
+export const zWebhookReplay = z.strictObject({
+    after: z.string().max(19).regex(/^[0-9]{1,19}$/)
+});
+
+export const zWebhookEndpoint = z.object({
+    id: z.uuid(),
+    url: z.string(),
+    description: z.string().nullable(),
+    eventTypes: zWebhookEventTypes,
+    enabled: z.boolean(),
+    disabledReason: z.enum(['failing', 'operator']).nullable(),
+    disabledAt: z.iso.datetime({ offset: true }).nullable(),
+    cursor: z.string(),
+    backlog: z.int().gte(0).lte(2147483647),
+    createdAt: z.iso.datetime({ offset: true }),
+    previousSecretExpiresAt: z.iso.datetime({ offset: true }).nullable()
+});
+
+export const zWebhookEndpointWithSecret = zWebhookEndpoint.and(z.object({
+    secret: z.string().regex(/^whsec_[A-Za-z0-9+\/]+={0,2}$/)
+}));
+
+export const zWebhookEndpointList = z.object({
+    endpoints: z.array(zWebhookEndpoint).max(20)
+});
+
+export const zWebhookDelivery = z.strictObject({
+    eventId: z.string(),
+    attempt: z.int().gte(1).lte(2147483647),
+    at: z.iso.datetime({ offset: true }),
+    status: z.int().gte(100).lte(999).nullable(),
+    error: z.string().nullable(),
+    latencyMs: z.int().gte(0).lte(2147483647)
+});
+
+export const zWebhookDeliveryPage = z.object({
+    deliveries: z.array(zWebhookDelivery).max(200),
+    nextCursor: z.string().nullable()
+});
+
+export const zWebhookTestAccepted = z.object({
+    eventId: z.string()
 });
 
 export const zCursorExpiredError = z.object({
@@ -629,6 +721,11 @@ export const zIdempotencyKeyByTarget = z.string();
  */
 export const zIdempotencyKeyIgnored = z.string();
 
+/**
+ * An endpoint id; one of another account, or not a UUID, is 404 `webhook_endpoint_not_found`.
+ */
+export const zWebhookEndpointId = z.string().max(64);
+
 export const zSendMessageBody = zMessageSendRequest;
 
 export const zSendMessageHeaders = z.object({
@@ -769,3 +866,87 @@ export const zGetEventsQuery = z.object({
  * A page of events (JSON) or the live stream (SSE).
  */
 export const zGetEventsResponse = zEventPage;
+
+/**
+ * Every endpoint of the account (at most 20).
+ */
+export const zListWebhookEndpointsResponse = zWebhookEndpointList;
+
+export const zCreateWebhookEndpointBody = zWebhookEndpointCreate;
+
+/**
+ * The endpoint, with its signing secret (not shown again).
+ */
+export const zCreateWebhookEndpointResponse = zWebhookEndpointWithSecret;
+
+export const zDeleteWebhookEndpointPath = z.object({
+    endpointId: z.string().max(64)
+});
+
+/**
+ * Removed; no delivery to it starts after this.
+ */
+export const zDeleteWebhookEndpointResponse = z.void();
+
+export const zGetWebhookEndpointPath = z.object({
+    endpointId: z.string().max(64)
+});
+
+/**
+ * The endpoint.
+ */
+export const zGetWebhookEndpointResponse = zWebhookEndpoint;
+
+export const zUpdateWebhookEndpointBody = zWebhookEndpointUpdate;
+
+export const zUpdateWebhookEndpointPath = z.object({
+    endpointId: z.string().max(64)
+});
+
+/**
+ * The endpoint as changed.
+ */
+export const zUpdateWebhookEndpointResponse = zWebhookEndpoint;
+
+export const zRotateWebhookSecretPath = z.object({
+    endpointId: z.string().max(64)
+});
+
+/**
+ * The endpoint, with its new secret (not shown again).
+ */
+export const zRotateWebhookSecretResponse = zWebhookEndpointWithSecret;
+
+export const zListWebhookDeliveriesPath = z.object({
+    endpointId: z.string().max(64)
+});
+
+export const zListWebhookDeliveriesQuery = z.object({
+    limit: z.int().gte(1).lte(200).optional().default(50),
+    cursor: z.string().regex(/^[0-9]{1,15}$/).optional()
+});
+
+/**
+ * A page of attempts.
+ */
+export const zListWebhookDeliveriesResponse = zWebhookDeliveryPage;
+
+export const zReplayWebhookEndpointBody = zWebhookReplay;
+
+export const zReplayWebhookEndpointPath = z.object({
+    endpointId: z.string().max(64)
+});
+
+/**
+ * The endpoint with its new cursor.
+ */
+export const zReplayWebhookEndpointResponse = zWebhookEndpoint;
+
+export const zTestWebhookEndpointPath = z.object({
+    endpointId: z.string().max(64)
+});
+
+/**
+ * The event is committed; its delivery follows.
+ */
+export const zTestWebhookEndpointResponse = zWebhookTestAccepted;

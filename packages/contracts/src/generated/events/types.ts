@@ -5,7 +5,7 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /** @enum {string} */
-        EventType: "command.settled" | "conversation.appeared" | "message.received" | "message.sent" | "group.renamed" | "group.participants_changed";
+        EventType: "command.settled" | "conversation.appeared" | "message.received" | "message.sent" | "group.renamed" | "group.participants_changed" | "webhook.endpoint_disabled" | "webhook.test";
         /** @description Strictly increasing within the account. */
         EventId: string;
         /** Format: date-time */
@@ -151,8 +151,44 @@ export interface components {
             account: components["schemas"]["AccountId"];
             data: components["schemas"]["GroupParticipantsChanged"];
         };
+        WebhookEndpointDisabled: {
+            /** Format: uuid */
+            endpointId: string;
+            url: string;
+            /** @description The event it could not deliver; delivery resumes there once enabled. */
+            eventId: string;
+            failingSince: components["schemas"]["Time"];
+            /** @description The last attempt's outcome, e.g. `status 500` or `timeout`. */
+            lastError: string;
+        };
+        WebhookEndpointDisabledEvent: {
+            id: components["schemas"]["EventId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "webhook.endpoint_disabled";
+            time: components["schemas"]["Time"];
+            account: components["schemas"]["AccountId"];
+            data: components["schemas"]["WebhookEndpointDisabled"];
+        };
+        WebhookTest: {
+            /** Format: uuid */
+            endpointId: string;
+        };
+        WebhookTestEvent: {
+            id: components["schemas"]["EventId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "webhook.test";
+            time: components["schemas"]["Time"];
+            account: components["schemas"]["AccountId"];
+            data: components["schemas"]["WebhookTest"];
+        };
         /** @description Any account event, discriminated by `type`. */
-        StreamEvent: components["schemas"]["CommandSettledEvent"] | components["schemas"]["ConversationAppearedEvent"] | components["schemas"]["MessageReceivedEvent"] | components["schemas"]["MessageSentEvent"] | components["schemas"]["GroupRenamedEvent"] | components["schemas"]["GroupParticipantsChangedEvent"];
+        StreamEvent: components["schemas"]["CommandSettledEvent"] | components["schemas"]["ConversationAppearedEvent"] | components["schemas"]["MessageReceivedEvent"] | components["schemas"]["MessageSentEvent"] | components["schemas"]["GroupRenamedEvent"] | components["schemas"]["GroupParticipantsChangedEvent"] | components["schemas"]["WebhookEndpointDisabledEvent"] | components["schemas"]["WebhookTestEvent"];
         StreamReset: {
             /** @constant */
             reason: "cursor_expired";

@@ -8,7 +8,9 @@ export const zEventType = z.enum([
     'message.received',
     'message.sent',
     'group.renamed',
-    'group.participants_changed'
+    'group.participants_changed',
+    'webhook.endpoint_disabled',
+    'webhook.test'
 ]);
 
 /**
@@ -152,6 +154,34 @@ export const zGroupParticipantsChangedEvent = z.strictObject({
     data: zGroupParticipantsChanged
 });
 
+export const zWebhookEndpointDisabled = z.strictObject({
+    endpointId: z.uuid(),
+    url: z.string(),
+    eventId: z.string(),
+    failingSince: zTime,
+    lastError: z.string()
+});
+
+export const zWebhookEndpointDisabledEvent = z.strictObject({
+    id: zEventId,
+    type: z.literal('webhook.endpoint_disabled'),
+    time: zTime,
+    account: zAccountId,
+    data: zWebhookEndpointDisabled
+});
+
+export const zWebhookTest = z.strictObject({
+    endpointId: z.uuid()
+});
+
+export const zWebhookTestEvent = z.strictObject({
+    id: zEventId,
+    type: z.literal('webhook.test'),
+    time: zTime,
+    account: zAccountId,
+    data: zWebhookTest
+});
+
 /**
  * Any account event, discriminated by `type`.
  */
@@ -161,7 +191,9 @@ export const zStreamEvent = z.discriminatedUnion('type', [
     zMessageReceivedEvent,
     zMessageSentEvent,
     zGroupRenamedEvent,
-    zGroupParticipantsChangedEvent
+    zGroupParticipantsChangedEvent,
+    zWebhookEndpointDisabledEvent,
+    zWebhookTestEvent
 ]);
 
 export const zStreamReset = z.strictObject({

@@ -1,0 +1,238 @@
+import type { StatementSync } from 'node:sqlite';
+import type { EventRecord, NewEvent, Page } from '../types.ts';
+import type {
+  AttemptRecord,
+  AttemptResult,
+  DeliveryAttempt,
+  NewWebhookEndpoint,
+  WebhookClaim,
+  WebhookEndpointChange,
+  WebhookEndpointRecord,
+  WebhookStore,
+} from '../webhooks.ts';
+
+type Row = Record<string, unknown>;
+
+/** What the SQLite store lends its webhook tables: its group-commit writer and its reader. */
+export interface SqliteAccess {
+  write<T>(fn: () => T): Promise<T>;
+  /** A statement on the writer (inside `write` only). */
+  sql(text: string): StatementSync;
+  /** A statement on the reader (committed data only). */
+  query(text: string): StatementSync;
+  insertEvents(accountId: string, events: NewEvent[]): EventRecord[];
+}
+
+// Plain SQL on purpose (no SQLite-only functions), so the PostgreSQL store can repeat it.
+const NEWEST_EVENT = `SELECT MAX(COALESCE((SELECT MAX(id) FROM events WHERE account_id = ?), 0), COALESCE((SELECT events_purged_through FROM accounts WHERE id = ?), 0)) AS newest`;
+const DUE = `SELECT e.id FROM webhook_endpoints e
+  WHERE e.enabled = 1 AND e.next_attempt_at <= ? AND e.claim_expires_at <= ?
+    AND EXISTS (SELECT 1 FROM events v WHERE v.account_id = e.account_id AND v.id > e.cursor)
+  ORDER BY e.next_attempt_at, e.id LIMIT ?`;
+
+export class SqliteWebhookStore implements WebhookStore {
+  private readonly db: SqliteAccess;
+
+  constructor(access: SqliteAccess) {
+    this.db = access;
+  }
+
+  private endpointOnWriter(accountId: string, id: string): WebhookEndpointRecord | null {
+    const row = this.db.sql('SELECT * FROM webhook_endpoints WHERE account_id = ? AND id = ?').get(accountId, id);
+    return row ? endpoint(row) : null;
+  }
+
+  createEndpoint(input: NewWebhookEndpoint, maxPerAccount: number): Promise<WebhookEndpointRecord | null> {
+    return this.db.write(() => {
+      const { n } = this.db.sql('SELECT COUNT(*) AS n FROM webhook_endpoints WHERE account_id = ?').get(input.accountId) as { n: number };
+      if (Number(n) >= maxPerAccount) return null;
+      const { newest } = this.db.sql(NEWEST_EVENT).get(input.accountId, input.accountId) as { newest: number };
+      this.db.sql(
+        `INSERT INTO webhook_endpoints (id, account_id, url, description, event_types, secret, cursor, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(input.id, input.accountId, input.url, input.description, types(input.eventTypes), input.secret, Number(newest ?? 0), input.createdAt);
+      return this.endpointOnWriter(input.accountId, input.id);
+    });
+  }
+
+  async listEndpoints(accountId: string): Promise<WebhookEndpointRecord[]> {
+    return this.db.query('SELECT * FROM webhook_endpoints WHERE account_id = ? ORDER BY created_at, id').all(accountId).map(endpoint);
+  }
+
+  async getEndpoint(accountId: string, id: string): Promise<WebhookEndpointRecord | null> {
+    const row = this.db.query('SELECT * FROM webhook_endpoints WHERE account_id = ? AND id = ?').get(accountId, id);
+    return row ? endpoint(row) : null;
+  }
+
+  updateEndpoint(accountId: string, id: string, change: WebhookEndpointChange, now: number): Promise<WebhookEndpointRecord | null> {
+    return this.db.write(() => {
+      const current = this.endpointOnWriter(accountId, id);
+      if (!current) return null;
+      const next = { ...current, ...change };
+      this.db.sql('UPDATE webhook_endpoints SET url = ?, description = ?, event_types = ? WHERE id = ?')
+        .run(next.url, next.description, types(next.eventTypes), id);
+      if (change.enabled === true && !current.enabled) {
+        this.db.sql(
+          `UPDATE webhook_endpoints SET enabled = 1, disabled_reason = NULL, disabled_at = NULL, attempt = 0, next_attempt_at = 0, failing_since = NULL WHERE id = ?`,
+        ).run(id);
+      } else if (change.enabled === false && current.enabled) {
+        this.db.sql(`UPDATE webhook_endpoints SET enabled = 0, disabled_reason = 'operator', disabled_at = ? WHERE id = ?`).run(now, id);
+      }
+      return this.endpointOnWriter(accountId, id);
+    });
+  }
+
+  deleteEndpoint(accountId: string, id: string): Promise<boolean> {
+    return this.db.write(() => {
+      const changes = Number(this.db.sql('DELETE FROM webhook_endpoints WHERE account_id = ? AND id = ?').run(accountId, id).changes);
+      if (changes > 0) this.db.sql('DELETE FROM webhook_deliveries WHERE endpoint_id = ?').run(id);
+      return changes > 0;
+    });
+  }
+
+  rotateSecret(accountId: string, id: string, secret: string, now: number, overlapMs: number): Promise<WebhookEndpointRecord | null> {
+    return this.db.write(() => {
+      const changes = this.db.sql(
+        'UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_expires_at = ?, secret = ? WHERE account_id = ? AND id = ?',
+      ).run(now + overlapMs, secret, accountId, id).changes;
+      return Number(changes) > 0 ? this.endpointOnWriter(accountId, id) : null;
+    });
+  }
+
+  replayEndpoint(accountId: string, id: string, after: number): Promise<WebhookEndpointRecord | null> {
+    return this.db.write(() => {
+      const changes = this.db.sql(
+        'UPDATE webhook_endpoints SET cursor = ?, attempt = 0, next_attempt_at = 0, failing_since = NULL WHERE account_id = ? AND id = ?',
+      ).run(after, accountId, id).changes;
+      return Number(changes) > 0 ? this.endpointOnWriter(accountId, id) : null;
+    });
+  }
+
+  async listDeliveries(accountId: string, endpointId: string, limit: number, cursor: number | null): Promise<Page<DeliveryAttempt>> {
+    const rows = this.db.query(
+      `SELECT d.* FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+       WHERE e.account_id = ? AND d.endpoint_id = ? AND d.id < ? ORDER BY d.id DESC LIMIT ?`,
+    ).all(accountId, endpointId, cursor ?? Number.MAX_SAFE_INTEGER, limit + 1);
+    const items = rows.slice(0, limit);
+    return { items: items.map(delivery), nextCursor: rows.length > limit ? String(items.at(-1)!.id) : null };
+  }
+
+  async backlogs(accountId: string | null): Promise<Map<string, number>> {
+    const rows = this.db.query(
+      `SELECT e.id, (SELECT COUNT(*) FROM events v WHERE v.account_id = e.account_id AND v.id > e.cursor) AS backlog
+       FROM webhook_endpoints e WHERE ? IS NULL OR e.account_id = ?`,
+    ).all(accountId, accountId);
+    return new Map(rows.map((r) => [r.id as string, Number(r.backlog)]));
+  }
+
+  async claimDue(owner: string, now: number, ttlMs: number, max: number): Promise<WebhookClaim[]> {
+    // Looked for on the reader first: a wake-up with nothing due (most commits) takes no write lock.
+    if (this.db.query(DUE).all(now, now, 1).length === 0) return [];
+    return this.db.write(() => {
+      // PostgreSQL: the same SELECT with FOR UPDATE SKIP LOCKED, so replicas never pick the same row.
+      const due = this.db.sql(DUE).all(now, now, max);
+      const claims: WebhookClaim[] = [];
+      for (const { id } of due) {
+        const changes = this.db.sql(
+          'UPDATE webhook_endpoints SET claim_owner = ?, claim_token = claim_token + 1, claim_expires_at = ? WHERE id = ? AND claim_expires_at <= ?',
+        ).run(owner, now + ttlMs, id as string, now).changes;
+        if (Number(changes) === 0) continue;
+        const row = this.db.sql('SELECT * FROM webhook_endpoints WHERE id = ?').get(id as string)!;
+        claims.push({ endpoint: endpoint(row), token: Number(row.claim_token) });
+      }
+      return claims;
+    });
+  }
+
+  renewClaim(endpointId: string, token: number, now: number, ttlMs: number): Promise<boolean> {
+    return this.db.write(() => Number(
+      this.db.sql('UPDATE webhook_endpoints SET claim_expires_at = ? WHERE id = ? AND claim_token = ? AND claim_expires_at > ? AND enabled = 1')
+        .run(now + ttlMs, endpointId, token, now).changes,
+    ) > 0);
+  }
+
+  releaseClaim(endpointId: string, token: number): Promise<void> {
+    return this.db.write(() => {
+      this.db.sql('UPDATE webhook_endpoints SET claim_expires_at = 0 WHERE id = ? AND claim_token = ?').run(endpointId, token);
+    });
+  }
+
+  skipTo(endpointId: string, token: number, cursor: number, to: number): Promise<boolean> {
+    return this.db.write(() => Number(
+      this.db.sql('UPDATE webhook_endpoints SET cursor = ? WHERE id = ? AND claim_token = ? AND cursor = ?').run(to, endpointId, token, cursor).changes,
+    ) > 0);
+  }
+
+  recordAttempt(record: AttemptRecord): Promise<AttemptResult> {
+    return this.db.write((): AttemptResult => {
+      const { endpointId, token, cursor, delivery: d, outcome } = record;
+      // Not for an endpoint deleted during the attempt: its log went with it.
+      this.db.sql(
+        `INSERT INTO webhook_deliveries (endpoint_id, event_id, attempt, at, status, error, latency_ms)
+         SELECT ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = ?)`,
+      ).run(endpointId, d.eventId, d.attempt, d.at, d.status, d.error, d.latencyMs, endpointId);
+      const fence = 'WHERE id = ? AND claim_token = ? AND cursor = ?';
+      let changes: number | bigint;
+      if (outcome.kind === 'delivered') {
+        changes = this.db.sql(`UPDATE webhook_endpoints SET cursor = ?, attempt = 0, next_attempt_at = 0, failing_since = NULL, claim_expires_at = ? ${fence}`)
+          .run(d.eventId, outcome.claimUntil, endpointId, token, cursor).changes;
+      } else if (outcome.kind === 'retry') {
+        changes = this.db.sql(`UPDATE webhook_endpoints SET attempt = ?, next_attempt_at = ?, failing_since = ?, claim_expires_at = 0 ${fence}`)
+          .run(d.attempt, outcome.at, outcome.failingSince, endpointId, token, cursor).changes;
+      } else {
+        changes = this.db.sql(
+          `UPDATE webhook_endpoints SET attempt = ?, failing_since = ?, enabled = 0, disabled_reason = 'failing', disabled_at = ?, claim_expires_at = 0 ${fence}`,
+        ).run(d.attempt, outcome.failingSince, d.at, endpointId, token, cursor).changes;
+      }
+      if (Number(changes) === 0) return { endpoint: null, events: [] };
+      const row = this.db.sql('SELECT * FROM webhook_endpoints WHERE id = ?').get(endpointId)!;
+      const updated = endpoint(row);
+      const events = outcome.kind === 'disable' ? this.db.insertEvents(updated.accountId, [outcome.event(updated)]) : [];
+      return { endpoint: updated, events };
+    });
+  }
+
+  purgeDeliveries(olderThan: number): Promise<number> {
+    return this.db.write(() => Number(this.db.sql('DELETE FROM webhook_deliveries WHERE at < ?').run(olderThan).changes));
+  }
+}
+
+function types(eventTypes: string[] | null): string | null {
+  return eventTypes === null ? null : JSON.stringify(eventTypes);
+}
+
+function nullableNumber(value: unknown): number | null {
+  return value === null || value === undefined ? null : Number(value);
+}
+
+function endpoint(row: Row): WebhookEndpointRecord {
+  return {
+    id: row.id as string,
+    accountId: row.account_id as string,
+    url: row.url as string,
+    description: (row.description as string | null) ?? null,
+    eventTypes: row.event_types === null ? null : (JSON.parse(row.event_types as string) as string[]),
+    secret: row.secret as string,
+    previousSecret: (row.previous_secret as string | null) ?? null,
+    previousSecretExpiresAt: nullableNumber(row.previous_secret_expires_at),
+    enabled: Number(row.enabled) === 1,
+    disabledReason: (row.disabled_reason as WebhookEndpointRecord['disabledReason']) ?? null,
+    disabledAt: nullableNumber(row.disabled_at),
+    cursor: Number(row.cursor),
+    attempt: Number(row.attempt),
+    nextAttemptAt: Number(row.next_attempt_at),
+    failingSince: nullableNumber(row.failing_since),
+    createdAt: Number(row.created_at),
+  };
+}
+
+function delivery(row: Row): DeliveryAttempt {
+  return {
+    eventId: Number(row.event_id),
+    attempt: Number(row.attempt),
+    at: Number(row.at),
+    status: nullableNumber(row.status),
+    error: (row.error as string | null) ?? null,
+    latencyMs: Number(row.latency_ms),
+  };
+}
