@@ -47,7 +47,7 @@ const hash = (text: string) => createHash('sha256').update(text).digest();
  */
 export function storeSuite(name: string, factory: () => Promise<Store>, hooks: StoreSuiteHooks = {}): void {
   // A store that keeps webhooks passes their rules too.
-  webhookStoreSuite(name, factory);
+  webhookStoreSuite(name, factory, hooks.replica);
   describe(`Store contract: ${name}`, () => {
     let store: Store;
     const opened: Store[] = [];

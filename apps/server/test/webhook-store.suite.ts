@@ -8,7 +8,7 @@ const T0 = Date.UTC(2026, 0, 1);
 const TTL = 15_000;
 
 /** The webhook rules of src/store/webhooks.ts, for every store that keeps webhooks (part of the store suite). */
-export function webhookStoreSuite(name: string, factory: () => Promise<Store>): void {
+export function webhookStoreSuite(name: string, factory: () => Promise<Store>, replica?: (store: Store) => Promise<Store>): void {
   describe(`WebhookStore contract: ${name}`, () => {
     let store: Store;
     let hooks: WebhookStore;
@@ -128,6 +128,26 @@ export function webhookStoreSuite(name: string, factory: () => Promise<Store>): 
       expect((await hooks.backlogs(null)).get(endpoint.id)).toBe(2);
       expect(await hooks.deleteEndpoint(account.id, endpoint.id)).toBe(true);
       expect(await hooks.listEndpoints(account.id)).toEqual([]);
+    });
+
+    // Only a store that serves several replicas has this rule.
+    if (replica) it('replicas claiming at once share the due endpoints: each is claimed by exactly one', async () => {
+      const replicas = [store, await replica(store), await replica(store)];
+      try {
+        const endpoints = [];
+        for (let i = 0; i < 12; i++) {
+          const { account, endpoint } = await setup();
+          await append(account.id);
+          endpoints.push(endpoint.id);
+        }
+        const claims = (await Promise.all(Array.from({ length: 9 }, (_, i) => replicas[i % 3]!.webhooks!.claimDue(`w${i}`, T0, TTL, 4)))).flat();
+        const claimed = claims.map((c) => c.endpoint.id);
+        expect(new Set(claimed).size).toBe(claimed.length);
+        expect(new Set(claimed)).toEqual(new Set(endpoints));
+        expect(await hooks.claimDue('late', T0, TTL, 20)).toEqual([]);
+      } finally {
+        for (const r of replicas.slice(1)) await r.close();
+      }
     });
   });
 }

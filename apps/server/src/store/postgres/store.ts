@@ -26,6 +26,7 @@ import { account, command, conversation, credential, lease, type Row } from '../
 import { migrate } from './migrate.ts';
 import { CHANNEL, type ChangeFeed, type ChangeListener, parseChange } from './changes.ts';
 import { PostgresRateLimiter } from './rate-limiter.ts';
+import { PostgresWebhookStore } from './webhooks.ts';
 
 export interface PostgresOptions {
   url: string;
@@ -63,9 +64,11 @@ export class PostgresStore implements Store, ChangeFeed {
   readonly sql: Sql;
   /** Writes issued and not yet committed or rolled back. */
   private readonly pending = new Set<Promise<unknown>>();
+  readonly webhooks: PostgresWebhookStore;
 
   private constructor(sql: Sql) {
     this.sql = sql;
+    this.webhooks = new PostgresWebhookStore({ write: (fn) => this.write(fn), read: (fn) => this.read(fn), insertEvents });
   }
 
   static async open(options: PostgresOptions): Promise<PostgresStore> {

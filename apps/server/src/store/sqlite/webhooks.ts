@@ -10,8 +10,9 @@ import type {
   WebhookEndpointRecord,
   WebhookStore,
 } from '../webhooks.ts';
+import type { Row } from '../rows.ts';
+import { delivery, endpoint, types } from '../webhook-rows.ts';
 
-type Row = Record<string, unknown>;
 
 /** What the SQLite store lends its webhook tables: its group-commit writer and its reader. */
 export interface SqliteAccess {
@@ -195,44 +196,4 @@ export class SqliteWebhookStore implements WebhookStore {
   purgeDeliveries(olderThan: number): Promise<number> {
     return this.db.write(() => Number(this.db.sql('DELETE FROM webhook_deliveries WHERE at < ?').run(olderThan).changes));
   }
-}
-
-function types(eventTypes: string[] | null): string | null {
-  return eventTypes === null ? null : JSON.stringify(eventTypes);
-}
-
-function nullableNumber(value: unknown): number | null {
-  return value === null || value === undefined ? null : Number(value);
-}
-
-function endpoint(row: Row): WebhookEndpointRecord {
-  return {
-    id: row.id as string,
-    accountId: row.account_id as string,
-    url: row.url as string,
-    description: (row.description as string | null) ?? null,
-    eventTypes: row.event_types === null ? null : (JSON.parse(row.event_types as string) as string[]),
-    secret: row.secret as string,
-    previousSecret: (row.previous_secret as string | null) ?? null,
-    previousSecretExpiresAt: nullableNumber(row.previous_secret_expires_at),
-    enabled: Number(row.enabled) === 1,
-    disabledReason: (row.disabled_reason as WebhookEndpointRecord['disabledReason']) ?? null,
-    disabledAt: nullableNumber(row.disabled_at),
-    cursor: Number(row.cursor),
-    attempt: Number(row.attempt),
-    nextAttemptAt: Number(row.next_attempt_at),
-    failingSince: nullableNumber(row.failing_since),
-    createdAt: Number(row.created_at),
-  };
-}
-
-function delivery(row: Row): DeliveryAttempt {
-  return {
-    eventId: Number(row.event_id),
-    attempt: Number(row.attempt),
-    at: Number(row.at),
-    status: nullableNumber(row.status),
-    error: (row.error as string | null) ?? null,
-    latencyMs: Number(row.latency_ms),
-  };
 }
