@@ -3,12 +3,13 @@ import { execFile } from 'node:child_process';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { promisify } from 'node:util';
 import postgres from 'postgres';
-import { paths } from '@switchboard/testkit';
+import { paths, Receiver } from '@switchboard/testkit';
 import { testDatabase } from '@switchboard/testkit/postgres';
 import { createIdSource } from '../src/ids.ts';
 import { PostgresStore } from '../src/store/postgres/store.ts';
 import { migrations } from '../src/store/postgres/migrations/index.ts';
-import { postCommand, readyAccount, startTestServer, type TestServer } from './helpers.ts';
+import { headers, postCommand, readyAccount, startTestServer, type TestServer } from './helpers.ts';
+import { loadConfig } from '../src/config.ts';
 
 const newId = createIdSource().next;
 
@@ -138,5 +139,40 @@ describe('PostgreSQL replicas', () => {
     expect(results.filter((r) => r.status !== 202 && r.status !== 429).map((r) => r.body)).toEqual([]);
     expect(results.filter((r) => r.status === 429)).toHaveLength(15);
     expect(results.filter((r) => r.status === 202)).toHaveLength(60);
+  });
+
+  it('webhook deliveries are shared across replicas: each endpoint gets every event once, in order', async () => {
+    const databaseUrl = await fresh();
+    const webhooks = { ...loadConfig({}).webhooks, pollMs: 20, claimTtlMs: 5_000 };
+    const replicas: TestServer[] = [];
+    for (let i = 0; i < 3; i++) replicas.push(await startTestServer({ databaseUrl, readRateLimit: 0, webhooks }));
+    servers.push(...replicas);
+    const call = async (i: number, key: string, method: string, path: string, body?: unknown) => {
+      const response = await fetch(`${replicas[i % 3]!.url}${path}`, { method, headers: headers(key), ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      expect(response.status, path).toBeLessThan(300);
+      return response.json() as Promise<any>;
+    };
+    const receivers = await Promise.all(Array.from({ length: 6 }, () => Receiver.start()));
+    try {
+      const accounts = [await replicas[0]!.account(), await replicas[1]!.account()];
+      const endpoints: { key: string; id: string; events: string[]; receiver: Receiver }[] = [];
+      for (const [n, receiver] of receivers.entries()) {
+        const key = accounts[n % 2]!.apiKey;
+        const { id } = await call(n, key, 'POST', '/v1/webhook-endpoints', { url: receiver.url });
+        // Disabled while the events queue up, so every replica finds them due at once.
+        await call(n, key, 'PATCH', `/v1/webhook-endpoints/${id}`, { enabled: false });
+        endpoints.push({ key, id, events: [], receiver });
+      }
+      for (let i = 0; i < 10; i++) {
+        for (const [n, e] of endpoints.entries()) e.events.push((await call(n + i, e.key, 'POST', `/v1/webhook-endpoints/${e.id}/test`)).eventId);
+      }
+      await Promise.all(endpoints.map((e, n) => call(n, e.key, 'PATCH', `/v1/webhook-endpoints/${e.id}`, { enabled: true })));
+      for (const e of endpoints) {
+        await e.receiver.waitForIds(e.events);
+        expect(e.receiver.ids()).toEqual(e.events);
+      }
+    } finally {
+      for (const r of receivers) await r.close();
+    }
   });
 });
