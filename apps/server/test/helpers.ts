@@ -36,7 +36,9 @@ export async function startTestServer(overrides: Partial<Config> = {}, clock?: C
   const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-test-'));
   // The run's store (SWITCHBOARD_TEST_STORE): a PostgreSQL database of its own, or SQLite in dataDir.
   const databaseUrl = testStore() === 'postgres' ? await testDatabase(dataDir) : null;
-  const config: Config = { ...loadConfig({}), host: '127.0.0.1', port: 0, dataDir, logLevel: 'silent', databaseUrl, ...overrides };
+  // A test host never renews: its lease must outlast a slow test on a loaded machine (tests of
+  // expiry set their own TTL or move a manual clock).
+  const config: Config = { ...loadConfig({}), host: '127.0.0.1', port: 0, dataDir, logLevel: 'silent', databaseUrl, leaseTtlMs: 600_000, ...overrides };
   const server = await startServer(config, { log: pino({ level: 'silent' }), ...(clock ? { clock } : {}) });
   return {
     ...server,
