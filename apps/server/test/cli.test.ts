@@ -323,7 +323,7 @@ describe('tail', () => {
       expect(res.status).toBe(200);
     };
     await appeared('history');
-    const child = spawn(process.execPath, [paths.cli, 'tail', account.name, '--after', 'now', '--json'], { env: { ...process.env, SWITCHBOARD_DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [paths.cli, 'tail', account.name, '--after', 'now', '--json'], { env: { ...process.env, ...server.storeEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       // It says where it starts before it reads anything.
       const [started] = (await once(child.stderr, 'data')) as [Buffer];
