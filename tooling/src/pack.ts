@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 
@@ -24,4 +24,20 @@ export function packPackage(dir: string, outDir = mkdtempSync(join(tmpdir(), 'sw
   const tarball = readdirSync(outDir).find((name) => name.endsWith('.tgz') && !before.has(name));
   if (!tarball) throw new Error(`pnpm pack wrote no tarball for ${dir}`);
   return join(outDir, tarball);
+}
+
+/** The newest modification time of the files under `dir`. */
+function newest(dir: string): number {
+  return Math.max(...readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => statSync(join(e.parentPath, e.name)).mtimeMs));
+}
+
+/**
+ * Builds the package unless dist/ is newer than src/. Under turbo, `test` depends on `build`, so
+ * this finds dist/ fresh and leaves it alone (a lint task may be packing it at the same time).
+ */
+export function ensureBuilt(dir: string): void {
+  const entry = join(dir, 'dist/index.js');
+  if (existsSync(entry) && statSync(entry).mtimeMs >= newest(join(dir, 'src'))) return;
+  const [pnpm, prefix] = pnpmCommand();
+  execFileSync(pnpm, [...prefix, 'run', 'build'], { cwd: dir, stdio: 'ignore' });
 }

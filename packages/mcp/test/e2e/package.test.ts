@@ -5,14 +5,14 @@
  * current Node and on the oldest Node the engines field allows (20.19.0).
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packPackage, pnpmCommand } from '@switchboard/tooling/pack';
+import { ensureBuilt, packPackage } from '@switchboard/tooling/pack';
 import { Agent, startWorld, type World } from '../support/world.ts';
 
 const run = promisify(execFile);
@@ -20,26 +20,14 @@ const packages = resolve(import.meta.dirname, '../../..');
 const OLDEST_NODE = '20.19.0';
 const { version } = JSON.parse(readFileSync(join(packages, 'mcp/package.json'), 'utf8')) as { version: string };
 
-function newest(dir: string): number {
-  return Math.max(...readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => statSync(join(e.parentPath, e.name)).mtimeMs));
-}
-
-/** Builds the package unless dist/ is newer than src/ (under turbo, `test` depends on `build`). */
-async function ensureBuilt(dir: string, pnpm: string, prefix: string[]): Promise<void> {
-  const entry = join(dir, 'dist/index.js');
-  if (existsSync(entry) && statSync(entry).mtimeMs >= newest(join(dir, 'src'))) return;
-  await run(pnpm, [...prefix, 'run', 'build'], { cwd: dir });
-}
-
 let scratch: string;
 let world: World;
 
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'switchboard-mcp-consumer-'));
-  const [pnpm, prefix] = pnpmCommand();
   const tarballs: string[] = [];
   for (const name of ['contracts', 'sdk', 'mcp']) {
-    await ensureBuilt(join(packages, name), pnpm, prefix);
+    ensureBuilt(join(packages, name));
     tarballs.push(packPackage(join(packages, name), scratch));
   }
   const project = join(scratch, 'app');

@@ -6,11 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { packPackage, pnpmCommand } from '@switchboard/tooling/pack';
+import { ensureBuilt, packPackage } from '@switchboard/tooling/pack';
 import { HostLoop } from '../support/host.ts';
 import { readyAccount, startService, type ReadyAccount, type Service } from '../support/service.ts';
 
@@ -94,21 +94,6 @@ function readmeSnippets(): string[] {
   });
 }
 
-/** The newest modification time of the files under `dir`. */
-function newest(dir: string): number {
-  return Math.max(...readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => statSync(join(e.parentPath, e.name)).mtimeMs));
-}
-
-/**
- * Builds the package unless dist/ is newer than src/. Under turbo, `test` depends on `build`, so
- * this finds dist/ fresh and leaves it alone (a lint task may be packing it at the same time).
- */
-async function ensureBuilt(dir: string, pnpm: string, prefix: string[]): Promise<void> {
-  const entry = join(dir, 'dist/index.js');
-  if (existsSync(entry) && statSync(entry).mtimeMs >= newest(join(dir, 'src'))) return;
-  await run(pnpm, [...prefix, 'run', 'build'], { cwd: dir });
-}
-
 let scratch: string;
 let service: Service;
 let a: ReadyAccount;
@@ -116,10 +101,9 @@ let loop: HostLoop;
 
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'switchboard-consumer-'));
-  const [pnpm, prefix] = pnpmCommand();
   const tarballs: string[] = [];
   for (const name of ['contracts', 'sdk']) {
-    await ensureBuilt(join(packages, name), pnpm, prefix);
+    ensureBuilt(join(packages, name));
     tarballs.push(packPackage(join(packages, name), scratch));
   }
   const project = join(scratch, 'app');
