@@ -275,6 +275,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/polls/{pollId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The commandId of the message.send (`kind` `poll`) that sent the poll. */
+                pollId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * A poll the account sent, with its tallies and voters
+         * @description The poll as sent (question, options) and its votes as they stand: each option's tally and
+         *     each voter's current choice. A poll is readable once the platform confirmed it sent (its
+         *     `message.sent` is on the stream); the votes change as `poll.voted` events arrive. An
+         *     unknown id, another account's poll, a command that is not a poll (a plain message), a
+         *     poll not yet confirmed sent, and a segment that is not a UUID are all 404
+         *     `poll_not_found`.
+         */
+        get: operations["getPoll"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/events": {
         parameters: {
             query?: never;
@@ -463,7 +491,7 @@ export interface components {
          *     the retry guidance: `never` (the request itself must change), `after` (retry the same
          *     request after `Retry-After`), `backoff` (retry with exponential backoff).
          */
-        ErrorCode: "body_too_large" | "body_too_deep" | "body_not_object" | "target_and_payload_required" | "unsupported_target" | "invalid_conversationId" | "recipient_send_requires_recipientExternalId_and_text" | "group_create_requires_participantExternalIds" | "invalid_idempotency_key" | "group_command_requires_group_conversation" | "invalid_query" | "bad_request" | "unauthenticated" | "unknown_command" | "conversation_not_found" | "command_not_found" | "attachment_not_found" | "not_found" | "method_not_allowed" | "request_timeout" | "cursor_expired" | "unsupported_media_type" | "invalid_recipient_address" | "invalid_participant_address" | "rate_limited" | "too_many_streams" | "headers_too_large" | "invalid_body" | "webhook_endpoint_not_found" | "webhook_endpoint_limit" | "webhook_url_refused" | "internal" | "not_implemented" | "no_live_connector" | "outbound_paused";
+        ErrorCode: "body_too_large" | "body_too_deep" | "body_not_object" | "target_and_payload_required" | "unsupported_target" | "invalid_conversationId" | "recipient_send_requires_recipientExternalId_and_text" | "group_create_requires_participantExternalIds" | "invalid_idempotency_key" | "group_command_requires_group_conversation" | "invalid_query" | "bad_request" | "unauthenticated" | "unknown_command" | "conversation_not_found" | "command_not_found" | "attachment_not_found" | "poll_not_found" | "not_found" | "method_not_allowed" | "request_timeout" | "cursor_expired" | "unsupported_media_type" | "invalid_recipient_address" | "invalid_participant_address" | "rate_limited" | "too_many_streams" | "headers_too_large" | "invalid_body" | "webhook_endpoint_not_found" | "webhook_endpoint_limit" | "webhook_url_refused" | "internal" | "not_implemented" | "no_live_connector" | "outbound_paused";
         /**
          * @description The `errorCode` of a `failed` command event. The first seven are the seed's; the rest are
          *     ours, for failures the seed leaves without a code.
@@ -536,6 +564,50 @@ export interface components {
             error: "command_not_found" | "attachment_not_found";
             message: string;
             requestId?: string;
+        };
+        PollNotFoundError: {
+            /** @constant */
+            error: "poll_not_found";
+            message: string;
+            requestId?: string;
+        };
+        Poll: {
+            /**
+             * Format: uuid
+             * @description The commandId of the message.send that sent the poll.
+             */
+            pollId: string;
+            /** Format: uuid */
+            conversationId: string;
+            /** @description The poll's message on the platform. */
+            messageExternalId: string;
+            question: string;
+            /** @description The options as sent, in order, each with its tally. */
+            options: components["schemas"]["PollOption"][];
+            /** @description Everyone holding a vote now, earliest vote first. A withdrawn vote is not listed. Bounded by the conversation's members (at most 1,024). */
+            voters: components["schemas"]["PollVoter"][];
+            /**
+             * Format: date-time
+             * @description When the service recorded the poll's `message.sent`.
+             */
+            sentAt: string;
+        };
+        PollOption: {
+            /** Format: int32 */
+            index: number;
+            text: string;
+            /**
+             * Format: int32
+             * @description How many voters hold this option now.
+             */
+            votes: number;
+        };
+        PollVoter: {
+            voterExternalId: string;
+            /** Format: int32 */
+            optionIndex: number;
+            /** Format: date-time */
+            votedAt: string;
         };
         /**
          * @description The 422 body. `field` is a JSON Pointer into the request body; `reason` says what was
@@ -1823,6 +1895,49 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getPoll: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The commandId of the message.send (`kind` `poll`) that sent the poll. */
+                pollId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The poll. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Poll"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description No poll the account sent has this id. */
+            404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PollNotFoundError"];
                 };
             };
             408: components["responses"]["RequestTimeout"];

@@ -26,6 +26,7 @@ export const zErrorCode = z.union([
     z.literal('conversation_not_found'),
     z.literal('command_not_found'),
     z.literal('attachment_not_found'),
+    z.literal('poll_not_found'),
     z.literal('not_found'),
     z.literal('method_not_allowed'),
     z.literal('request_timeout'),
@@ -162,6 +163,34 @@ export const zNotFoundError = z.object({
     error: z.enum(['command_not_found', 'attachment_not_found']),
     message: z.string(),
     requestId: z.string().optional()
+});
+
+export const zPollNotFoundError = z.object({
+    error: z.literal('poll_not_found'),
+    message: z.string(),
+    requestId: z.string().optional()
+});
+
+export const zPollOption = z.strictObject({
+    index: z.int().gte(0).lte(11),
+    text: z.string(),
+    votes: z.int().gte(0).lte(2147483647)
+});
+
+export const zPollVoter = z.strictObject({
+    voterExternalId: z.string(),
+    optionIndex: z.int().gte(0).lte(11),
+    votedAt: z.iso.datetime({ offset: true })
+});
+
+export const zPoll = z.strictObject({
+    pollId: z.uuid(),
+    conversationId: z.uuid(),
+    messageExternalId: z.string(),
+    question: z.string(),
+    options: z.array(zPollOption).max(12),
+    voters: z.array(zPollVoter).max(1024),
+    sentAt: z.iso.datetime({ offset: true })
 });
 
 /**
@@ -852,6 +881,15 @@ export const zGetAttachmentPath = z.object({
  * The attachment.
  */
 export const zGetAttachmentResponse = z.string();
+
+export const zGetPollPath = z.object({
+    pollId: z.string()
+});
+
+/**
+ * The poll.
+ */
+export const zGetPollResponse = zPoll;
 
 export const zGetEventsHeaders = z.object({
     'Last-Event-ID': z.string().regex(/^[0-9]{0,19}$/).optional()

@@ -116,15 +116,23 @@ export interface paths {
         put?: never;
         /**
          * Forward what happened on the platform
-         * @description Conversations appearing, inbound messages, confirmed outbound messages and group changes.
-         *     The server maps platform ids to conversation ids and appends stream events in the order
-         *     given. A batch is recorded whole or not at all: each state change commits in one
+         * @description Conversations appearing, inbound messages, confirmed outbound messages, group changes and
+         *     votes on polls. The server maps platform ids to conversation ids and appends stream events
+         *     in the order given. A batch is recorded whole or not at all: each state change commits in one
          *     transaction with the stream events it implies. Reporting is idempotent, so a host
          *     re-reports a batch whose answer it lost (or that an earlier holder may have reported)
          *     without fear: a conversation already known, a message already recorded (same conversation,
          *     `messageExternalId` and type), a group change already recorded for the command that made it
          *     (same conversation, type and `commandId`), and a change without a `commandId` that changes
          *     nothing (a name the group already has, the membership it already has) add no stream event.
+         *
+         *     A vote (`poll.voted`) names the poll by its message (`pollMessageExternalId`, the
+         *     `messageExternalId` of the poll's `message.sent`). It is applied only when its `votedAt`
+         *     is not older than the vote the server holds for that voter and it changes the voter's
+         *     choice, so a re-reported vote, or one overtaken by a later one, adds no event. A vote on
+         *     a message that is not a poll the account sent through Switchboard, or for an option the
+         *     poll does not have, is accepted and adds nothing: the platform shows polls the service
+         *     never sent (sent from the phone), and a host cannot tell them apart.
          */
         post: operations["reportPlatformEvents"];
         delete?: never;
@@ -347,7 +355,28 @@ export interface components {
             participants: string[];
             commandId?: string;
         };
-        PlatformEvent: components["schemas"]["PlatformConversationAppeared"] | components["schemas"]["PlatformMessageReceived"] | components["schemas"]["PlatformMessageSent"] | components["schemas"]["PlatformGroupRenamed"] | components["schemas"]["PlatformGroupParticipantsChanged"];
+        PlatformPollVoted: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "poll.voted";
+            conversationExternalId: string;
+            /** @description The poll's message on the platform. */
+            pollMessageExternalId: string;
+            voterExternalId: string;
+            /**
+             * Format: int32
+             * @description The option (its position in the poll's options, from 0) the voter holds now; null when the vote was withdrawn.
+             */
+            optionIndex: number | null;
+            /**
+             * Format: date-time
+             * @description When the platform says the vote was made; orders a voter's votes.
+             */
+            votedAt: string;
+        };
+        PlatformEvent: components["schemas"]["PlatformConversationAppeared"] | components["schemas"]["PlatformMessageReceived"] | components["schemas"]["PlatformMessageSent"] | components["schemas"]["PlatformGroupRenamed"] | components["schemas"]["PlatformGroupParticipantsChanged"] | components["schemas"]["PlatformPollVoted"];
         PlatformEventBatch: {
             /** Format: int32 */
             epoch: number;

@@ -92,6 +92,15 @@ export const zPlatformGroupParticipantsChanged = z.strictObject({
     commandId: z.string().optional()
 });
 
+export const zPlatformPollVoted = z.strictObject({
+    type: z.literal('poll.voted'),
+    conversationExternalId: z.string(),
+    pollMessageExternalId: z.string(),
+    voterExternalId: z.string(),
+    optionIndex: z.int().gte(0).lte(11).nullable(),
+    votedAt: z.iso.datetime({ offset: true })
+});
+
 export const zPlatformEventsRecorded = z.object({
     recorded: z.int().gte(0).lte(2147483647)
 });
@@ -208,7 +217,8 @@ export const zPlatformEvent = z.discriminatedUnion('type', [
     zPlatformMessageReceived,
     zPlatformMessageSent,
     zPlatformGroupRenamed,
-    zPlatformGroupParticipantsChanged
+    zPlatformGroupParticipantsChanged,
+    zPlatformPollVoted
 ]);
 
 export const zPlatformEventBatch = z.strictObject({

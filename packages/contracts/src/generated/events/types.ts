@@ -5,7 +5,7 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /** @enum {string} */
-        EventType: "command.settled" | "conversation.appeared" | "message.received" | "message.sent" | "group.renamed" | "group.participants_changed" | "webhook.endpoint_disabled" | "webhook.test";
+        EventType: "command.settled" | "conversation.appeared" | "message.received" | "message.sent" | "group.renamed" | "group.participants_changed" | "webhook.endpoint_disabled" | "webhook.test" | "poll.voted";
         /** @description Strictly increasing within the account. */
         EventId: string;
         /** Format: date-time */
@@ -187,8 +187,52 @@ export interface components {
             account: components["schemas"]["AccountId"];
             data: components["schemas"]["WebhookTest"];
         };
+        /**
+         * @description One voter's choice changed. A voter holds at most one option of a poll at a time (the
+         *     poll payload has no multiple-choice setting, and a tally that counts people is what a
+         *     sender asks for), so every vote is one of three changes: `cast` (no option before),
+         *     `changed` (another option before), `withdrawn` (no option after). Options are named by
+         *     their position in the poll's `options` (from 0) and, for convenience, by their text;
+         *     two options may have the same text, their positions never do.
+         */
+        PollVoted: {
+            /**
+             * Format: uuid
+             * @description The commandId of the message.send that sent the poll.
+             */
+            pollId: string;
+            /** Format: uuid */
+            conversationId: string;
+            /** @description The poll's message on the platform (its `message.sent`). */
+            messageExternalId: string;
+            /** @description The address of the person who voted. */
+            voterExternalId: string;
+            /** @enum {string} */
+            change: "cast" | "changed" | "withdrawn";
+            /** @description The option voted for now; null when `withdrawn`. */
+            optionIndex: number | null;
+            /** @description That option's text; null when `withdrawn`. */
+            option: string | null;
+            /** @description The option the voter held before; null when `cast`. */
+            previousOptionIndex: number | null;
+            /** @description That option's text; null when `cast`. */
+            previousOption: string | null;
+            /** @description When the platform says the vote was made. */
+            votedAt: components["schemas"]["Time"];
+        };
+        PollVotedEvent: {
+            id: components["schemas"]["EventId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "poll.voted";
+            time: components["schemas"]["Time"];
+            account: components["schemas"]["AccountId"];
+            data: components["schemas"]["PollVoted"];
+        };
         /** @description Any account event, discriminated by `type`. */
-        StreamEvent: components["schemas"]["CommandSettledEvent"] | components["schemas"]["ConversationAppearedEvent"] | components["schemas"]["MessageReceivedEvent"] | components["schemas"]["MessageSentEvent"] | components["schemas"]["GroupRenamedEvent"] | components["schemas"]["GroupParticipantsChangedEvent"] | components["schemas"]["WebhookEndpointDisabledEvent"] | components["schemas"]["WebhookTestEvent"];
+        StreamEvent: components["schemas"]["CommandSettledEvent"] | components["schemas"]["ConversationAppearedEvent"] | components["schemas"]["MessageReceivedEvent"] | components["schemas"]["MessageSentEvent"] | components["schemas"]["GroupRenamedEvent"] | components["schemas"]["GroupParticipantsChangedEvent"] | components["schemas"]["WebhookEndpointDisabledEvent"] | components["schemas"]["WebhookTestEvent"] | components["schemas"]["PollVotedEvent"];
         StreamReset: {
             /** @constant */
             reason: "cursor_expired";

@@ -10,7 +10,8 @@ export const zEventType = z.enum([
     'group.renamed',
     'group.participants_changed',
     'webhook.endpoint_disabled',
-    'webhook.test'
+    'webhook.test',
+    'poll.voted'
 ]);
 
 /**
@@ -183,6 +184,40 @@ export const zWebhookTestEvent = z.strictObject({
 });
 
 /**
+ * One voter's choice changed. A voter holds at most one option of a poll at a time (the
+ * poll payload has no multiple-choice setting, and a tally that counts people is what a
+ * sender asks for), so every vote is one of three changes: `cast` (no option before),
+ * `changed` (another option before), `withdrawn` (no option after). Options are named by
+ * their position in the poll's `options` (from 0) and, for convenience, by their text;
+ * two options may have the same text, their positions never do.
+ *
+ */
+export const zPollVoted = z.strictObject({
+    pollId: z.uuid(),
+    conversationId: z.uuid(),
+    messageExternalId: z.string(),
+    voterExternalId: z.string(),
+    change: z.enum([
+        'cast',
+        'changed',
+        'withdrawn'
+    ]),
+    optionIndex: z.int().gte(0).lte(11).nullable(),
+    option: z.string().nullable(),
+    previousOptionIndex: z.int().gte(0).lte(11).nullable(),
+    previousOption: z.string().nullable(),
+    votedAt: zTime
+});
+
+export const zPollVotedEvent = z.strictObject({
+    id: zEventId,
+    type: z.literal('poll.voted'),
+    time: zTime,
+    account: zAccountId,
+    data: zPollVoted
+});
+
+/**
  * Any account event, discriminated by `type`.
  */
 export const zStreamEvent = z.discriminatedUnion('type', [
@@ -193,7 +228,8 @@ export const zStreamEvent = z.discriminatedUnion('type', [
     zGroupRenamedEvent,
     zGroupParticipantsChangedEvent,
     zWebhookEndpointDisabledEvent,
-    zWebhookTestEvent
+    zWebhookTestEvent,
+    zPollVotedEvent
 ]);
 
 export const zStreamReset = z.strictObject({
