@@ -313,6 +313,89 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
       });
     });
 
+    describe('polls', () => {
+      const options = ['Tacos', 'Sushi', 'Tacos'];
+      type Vote = Extract<PlatformEvent, { type: 'poll.voted' }>;
+      const vote = (voterExternalId: string, optionIndex: number | null, at: number, pollMessageExternalId = 'poll-msg'): Vote =>
+        ({ type: 'poll.voted', conversationExternalId: 'g', pollMessageExternalId, voterExternalId, optionIndex, votedAt: new Date(at).toISOString() });
+
+      /** Reports events; a vote's stream event carries the change the store says it made. */
+      function reportVotes(accountId: string, events: PlatformEvent[]) {
+        return store.recordPlatformEvents(accountId, events, T0, newId, (event, c, change) => ({
+          type: event.type,
+          time: T0,
+          data: event.type === 'poll.voted'
+            ? { pollId: change!.poll.id, voter: event.voterExternalId, optionIndex: event.optionIndex, previousOptionIndex: change!.previousOptionIndex }
+            : { conversationId: c.id },
+        }));
+      }
+
+      /** A group `g` with a poll sent by a command and confirmed as `poll-msg`, and a plain message `plain-msg`. */
+      async function sentPoll(accountId: string) {
+        const poll = newCommand(accountId, { payload: { kind: 'poll', question: 'Lunch?', options } });
+        const plain = newCommand(accountId);
+        await store.acceptCommand(poll, 0);
+        await store.acceptCommand(plain, 0);
+        await report(accountId, [
+          appeared('g', { participants: ['a@example.com', 'b@example.com'] }),
+          { type: 'message.sent', conversationExternalId: 'g', messageExternalId: 'poll-msg', commandId: poll.id },
+          { type: 'message.sent', conversationExternalId: 'g', messageExternalId: 'plain-msg', commandId: plain.id },
+        ], T0 + 5);
+        const conversationId = (await store.findConversationByExternalId(accountId, 'g'))!.id;
+        return { pollId: poll.id, plainId: plain.id, conversationId };
+      }
+
+      it('a confirmed poll send makes a poll, read by its command id in its own account only; a plain message, an unconfirmed poll or another account\'s is none', async () => {
+        const a = await account();
+        const b = await account();
+        const { pollId, plainId, conversationId } = await sentPoll(a.id);
+        expect(await store.getPoll(a.id, pollId)).toEqual({
+          id: pollId, accountId: a.id, conversationId, messageExternalId: 'poll-msg', question: 'Lunch?', options, sentAt: T0 + 5, votes: [],
+        });
+        expect(await store.getPoll(a.id, plainId)).toBeNull();
+        expect(await store.getPoll(b.id, pollId)).toBeNull();
+        expect(await store.getPoll(a.id, newId())).toBeNull();
+        const queued = newCommand(a.id, { payload: { kind: 'poll', question: 'Later?', options: ['y', 'n'] } });
+        await store.acceptCommand(queued, 0);
+        expect(await store.getPoll(a.id, queued.id)).toBeNull();
+      });
+
+      it('cast, changed and withdrawn each apply once with the choice before; a repeat, an older vote, an unknown option or a vote on a message that is no poll changes nothing', async () => {
+        const a = await account();
+        const { pollId } = await sentPoll(a.id);
+        const first = await reportVotes(a.id, [vote('a@example.com', 0, T0 + 10), vote('b@example.com', 1, T0 + 11), vote('a@example.com', 2, T0 + 12)]);
+        expect(first.ok && first.events.map((e) => e.data)).toEqual([
+          { pollId, voter: 'a@example.com', optionIndex: 0, previousOptionIndex: null },
+          { pollId, voter: 'b@example.com', optionIndex: 1, previousOptionIndex: null },
+          { pollId, voter: 'a@example.com', optionIndex: 2, previousOptionIndex: 0 },
+        ]);
+        const nothing = await reportVotes(a.id, [
+          vote('a@example.com', 0, T0 + 10), // re-reported, and older than the vote held
+          vote('a@example.com', 2, T0 + 12), // the vote held
+          vote('b@example.com', 3, T0 + 20), // no such option
+          vote('b@example.com', 0, T0 + 20, 'plain-msg'), // not a poll
+          vote('b@example.com', 0, T0 + 20, 'unknown-msg'),
+        ]);
+        expect(nothing).toEqual({ ok: true, recorded: 5, events: [] });
+        expect((await store.getPoll(a.id, pollId))!.votes).toEqual([
+          { voterExternalId: 'b@example.com', optionIndex: 1, votedAt: T0 + 11 },
+          { voterExternalId: 'a@example.com', optionIndex: 2, votedAt: T0 + 12 },
+        ]);
+        const withdrawn = await reportVotes(a.id, [vote('b@example.com', null, T0 + 30), vote('b@example.com', null, T0 + 31), vote('b@example.com', 1, T0 + 29)]);
+        expect(withdrawn.ok && withdrawn.events.map((e) => e.data)).toEqual([{ pollId, voter: 'b@example.com', optionIndex: null, previousOptionIndex: 1 }]);
+        expect((await store.getPoll(a.id, pollId))!.votes).toEqual([{ voterExternalId: 'a@example.com', optionIndex: 2, votedAt: T0 + 12 }]);
+        // A withdrawal with no vote held changes nothing either.
+        expect(await reportVotes(a.id, [vote('c@example.com', null, T0 + 40)])).toEqual({ ok: true, recorded: 1, events: [] });
+      });
+
+      it('concurrent reports of one vote apply it once', async () => {
+        const a = await account();
+        await sentPoll(a.id);
+        const results = await Promise.all(Array.from({ length: 10 }, () => reportVotes(a.id, [vote('a@example.com', 1, T0 + 10)])));
+        expect(results.flatMap((r) => (r.ok ? r.events : []))).toHaveLength(1);
+      });
+    });
+
     describe('commands: acceptance and idempotency', () => {
       it('a new command is queued, readable and has a queued history entry', async () => {
         const a = await account();

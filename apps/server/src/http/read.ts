@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Conversation } from '@switchboard/contracts';
+import type { components, Conversation } from '@switchboard/contracts';
 import type { Services } from '../services.ts';
-import type { ConversationRecord } from '../store/types.ts';
+import type { ConversationRecord, PollWithVotes } from '../store/types.ts';
 import { authenticateRead } from './auth.ts';
 import { sendError } from './errors.ts';
 import { iso } from '../clock.ts';
@@ -17,6 +17,21 @@ export function conversationBody(c: ConversationRecord): Conversation {
   };
 }
 
+/** A poll with each option's tally and each voter's standing choice. */
+export function pollBody(p: PollWithVotes): components['schemas']['Poll'] {
+  const tallies = p.options.map(() => 0);
+  for (const vote of p.votes) tallies[vote.optionIndex] = (tallies[vote.optionIndex] ?? 0) + 1;
+  return {
+    pollId: p.id,
+    conversationId: p.conversationId,
+    messageExternalId: p.messageExternalId,
+    question: p.question,
+    options: p.options.map((text, index) => ({ index, text, votes: tallies[index]! })),
+    voters: p.votes.map((v) => ({ voterExternalId: v.voterExternalId, optionIndex: v.optionIndex, votedAt: iso(v.votedAt) })),
+    sentAt: iso(p.sentAt),
+  };
+}
+
 export function queryInt(value: unknown, fallback: number, min: number, max: number): number | null {
   if (value === undefined) return fallback;
   if (typeof value !== 'string' || !/^\d{1,9}$/.test(value)) return null;
@@ -24,7 +39,7 @@ export function queryInt(value: unknown, fallback: number, min: number, max: num
   return n >= min && n <= max ? n : null;
 }
 
-/** The account-scoped reads: conversations, capabilities, attachments. */
+/** The account-scoped reads: conversations, capabilities, attachments, polls. */
 export function registerReadRoutes(app: FastifyInstance, services: Services): void {
   app.get('/v1/conversations', async (request: FastifyRequest<{ Querystring: Record<string, string> }>, reply) => {
     const accountId = await authenticateRead(services, request, reply);
@@ -45,6 +60,16 @@ export function registerReadRoutes(app: FastifyInstance, services: Services): vo
     const conversation = await services.store.getConversation(accountId, conversationId.toLowerCase());
     if (!conversation) return sendError(reply, 'conversation_not_found', 'no such conversation');
     return reply.send(conversationBody(conversation));
+  });
+
+  app.get('/v1/polls/:pollId', async (request: FastifyRequest<{ Params: { pollId: string } }>, reply) => {
+    const accountId = await authenticateRead(services, request, reply);
+    if (!accountId) return reply;
+    const { pollId } = request.params;
+    // A segment that is not a UUID names no command, so no poll: 404 like an unknown id (specs: Polls).
+    const found = isUuid(pollId) ? await services.store.getPoll(accountId, pollId.toLowerCase()) : null;
+    if (!found) return sendError(reply, 'poll_not_found', 'no poll the account sent has this id');
+    return reply.send(pollBody(found));
   });
 
   app.get('/v1/capabilities', async (request, reply) => {

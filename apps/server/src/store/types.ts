@@ -124,11 +124,42 @@ export interface Settlement {
   eventData: (command: CommandRecord) => unknown;
 }
 
+/** A poll the account sent, as the platform confirmed it (its message.sent); its id is the command's. */
+export interface PollRecord {
+  id: string;
+  accountId: string;
+  conversationId: string;
+  messageExternalId: string;
+  question: string;
+  options: string[];
+  sentAt: number;
+}
+
+/** A voter's current choice; withdrawn votes are not listed. */
+export interface PollVoteRecord {
+  voterExternalId: string;
+  optionIndex: number;
+  votedAt: number;
+}
+
+/** A poll with the votes that stand. */
+export interface PollWithVotes extends PollRecord {
+  /** Earliest vote first. */
+  votes: PollVoteRecord[];
+}
+
+/** What a `poll.voted` platform event changed: the poll, and the voter's choice before it (null: none). */
+export interface PollVoteChange {
+  poll: PollRecord;
+  previousOptionIndex: number | null;
+}
+
 /**
- * The stream event a platform event implies, given the conversation as it is after the event;
- * built by the caller so the store stays ignorant of event shapes.
+ * The stream event a platform event implies, given the conversation as it is after the event
+ * (and, for a vote, the change it made); built by the caller so the store stays ignorant of
+ * event shapes.
  */
-export type PlatformEventView = (event: PlatformEvent, conversation: ConversationRecord) => NewEvent;
+export type PlatformEventView = (event: PlatformEvent, conversation: ConversationRecord, vote?: PollVoteChange) => NewEvent;
 
 export type PlatformEventsResult =
   | { ok: true; recorded: number; events: EventRecord[] }
@@ -195,6 +226,12 @@ export interface Store {
    * conversation that neither the store nor an earlier event of the batch knows records nothing.
    */
   recordPlatformEvents(accountId: string, events: readonly PlatformEvent[], at: number, newConversationId: () => string, view: PlatformEventView): Promise<PlatformEventsResult>;
+  /**
+   * A poll the account sent (recorded when the message.sent of a message.send with `kind: poll`
+   * is), with its standing votes; null for any other id. A `poll.voted` platform event changes a
+   * voter's choice when its `votedAt` is not older than the one held and the choice differs.
+   */
+  getPoll(accountId: string, pollId: string): Promise<PollWithVotes | null>;
 
   appendEvents(accountId: string, events: NewEvent[]): Promise<EventRecord[]>;
   readEvents(accountId: string, after: number, limit: number): Promise<EventRecord[]>;

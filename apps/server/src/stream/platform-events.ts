@@ -1,10 +1,28 @@
 import type { PlatformEvent } from '@switchboard/contracts';
 import type { Services } from '../services.ts';
-import type { ConversationRecord, PlatformEventsResult } from '../store/types.ts';
-import type { EventBody } from './envelope.ts';
+import type { ConversationRecord, PlatformEventsResult, PollVoteChange } from '../store/types.ts';
+import type { EventBody, EventData } from './envelope.ts';
+
+/** The `poll.voted` data of a vote that changed a voter's choice. */
+function pollVoted(event: Extract<PlatformEvent, { type: 'poll.voted' }>, conversation: ConversationRecord, vote: PollVoteChange): EventData<'poll.voted'> {
+  const { poll, previousOptionIndex } = vote;
+  const optionIndex = event.optionIndex;
+  return {
+    pollId: poll.id,
+    conversationId: conversation.id,
+    messageExternalId: poll.messageExternalId,
+    voterExternalId: event.voterExternalId,
+    change: previousOptionIndex === null ? 'cast' : optionIndex === null ? 'withdrawn' : 'changed',
+    optionIndex,
+    option: optionIndex === null ? null : poll.options[optionIndex]!,
+    previousOptionIndex,
+    previousOption: previousOptionIndex === null ? null : poll.options[previousOptionIndex]!,
+    votedAt: new Date(Date.parse(event.votedAt)).toISOString(),
+  };
+}
 
 /** The stream event (specs/asyncapi/stream.yaml) a platform event implies. */
-function streamEvent(event: PlatformEvent, conversation: ConversationRecord, time: number): EventBody & { time: number } {
+function streamEvent(event: PlatformEvent, conversation: ConversationRecord, time: number, vote?: PollVoteChange): EventBody & { time: number } {
   const conversationId = conversation.id;
   switch (event.type) {
     case 'conversation.appeared':
@@ -36,6 +54,10 @@ function streamEvent(event: PlatformEvent, conversation: ConversationRecord, tim
         time,
         data: { conversationId, added: event.added, removed: event.removed, participants: event.participants, commandId: event.commandId ?? null },
       };
+    case 'poll.voted':
+      // The store passes the change for every vote it applies; a vote without one is a store bug.
+      if (!vote) throw new Error('a poll.voted event needs the vote change it made');
+      return { type: event.type, time, data: pollVoted(event, conversation, vote) };
   }
 }
 
@@ -46,7 +68,7 @@ function streamEvent(event: PlatformEvent, conversation: ConversationRecord, tim
  */
 export async function recordPlatformEvents(services: Pick<Services, 'store' | 'clock' | 'hub' | 'ids'>, accountId: string, events: PlatformEvent[]): Promise<PlatformEventsResult> {
   const now = services.clock.now();
-  const result = await services.store.recordPlatformEvents(accountId, events, now, services.ids.next, (event, conversation) => streamEvent(event, conversation, now));
+  const result = await services.store.recordPlatformEvents(accountId, events, now, services.ids.next, (event, conversation, vote) => streamEvent(event, conversation, now, vote));
   if (result.ok && result.events.length > 0) services.hub.notify(accountId);
   return result;
 }

@@ -17,6 +17,7 @@ import {
   type Page,
   type PlatformEventsResult,
   type PlatformEventView,
+  type PollWithVotes,
   type SettleResult,
   type Settlement,
   type StatusChange,
@@ -27,6 +28,7 @@ import { migrate } from './migrate.ts';
 import { CHANNEL, type ChangeFeed, type ChangeListener, parseChange } from './changes.ts';
 import { PostgresRateLimiter } from './rate-limiter.ts';
 import { PostgresWebhookStore } from './webhooks.ts';
+import { heldVote, poll, pollContent, pollVote, voteApplies } from '../polls.ts';
 
 export interface PostgresOptions {
   url: string;
@@ -331,6 +333,15 @@ export class PostgresStore implements Store, ChangeFeed {
     }
   }
 
+  getPoll(accountId: string, pollId: string): Promise<PollWithVotes | null> {
+    return this.read(async (sql) => {
+      const [row] = await sql`SELECT * FROM polls WHERE account_id = ${accountId} AND id = ${pollId}`;
+      if (!row) return null;
+      const votes = await sql`SELECT * FROM poll_votes WHERE account_id = ${accountId} AND poll_id = ${pollId} AND option_index IS NOT NULL ORDER BY voted_at, voter`;
+      return { ...poll(row), votes: votes.map(pollVote) };
+    });
+  }
+
   // Events
 
   appendEvents(accountId: string, events: NewEvent[]): Promise<EventRecord[]> {
@@ -523,6 +534,7 @@ async function applyPlatformEvent(tx: Tx, accountId: string, event: PlatformEven
   const row = await byExternalId(event.conversationExternalId);
   if (!row) throw new UnknownConversation(event.conversationExternalId);
   const current = conversation(row);
+  if (event.type === 'poll.voted') return applyVote(tx, accountId, current, event, view);
   // A message is itself by its id; a group change by the command that made it. A change the
   // platform made on its own has no identity: it applies when it changes something.
   const identity = 'messageExternalId' in event ? event.messageExternalId : event.commandId ? `command:${event.commandId}` : null;
@@ -533,7 +545,9 @@ async function applyPlatformEvent(tx: Tx, accountId: string, event: PlatformEven
   }
   switch (event.type) {
     case 'message.received':
+      return [view(event, current)];
     case 'message.sent':
+      await recordPoll(tx, accountId, current.id, event.messageExternalId, event.commandId, at);
       return [view(event, current)];
     case 'group.renamed': {
       if (current.name === event.name) return [];
@@ -546,4 +560,32 @@ async function applyPlatformEvent(tx: Tx, accountId: string, event: PlatformEven
       return [view(event, { ...current, participants: event.participants, membershipVersion: current.membershipVersion + 1 })];
     }
   }
+}
+
+/** A confirmed send of a poll makes the poll: votes name its message from now on. */
+async function recordPoll(tx: Tx, accountId: string, conversationId: string, messageExternalId: string, commandId: string, at: number): Promise<void> {
+  const [sent] = await tx`SELECT type, payload FROM commands WHERE account_id = ${accountId} AND id = ${commandId}`;
+  const content = sent ? pollContent(sent.type as string, JSON.parse(sent.payload as string)) : null;
+  if (!content) return;
+  await tx`INSERT INTO polls (account_id, id, conversation_id, message_external_id, question, options, sent_at)
+    VALUES (${accountId}, ${commandId}, ${conversationId}, ${messageExternalId}, ${content.question}, ${JSON.stringify(content.options)}, ${at})
+    ON CONFLICT DO NOTHING`;
+}
+
+/**
+ * A vote on a poll the account sent; one on any other message, or one that changes nothing, adds
+ * no event. Racing replicas queue on the conversation's row lock (taken by the caller), so the
+ * held vote read here is still the held vote at the write.
+ */
+async function applyVote(tx: Tx, accountId: string, current: ConversationRecord, event: Extract<PlatformEvent, { type: 'poll.voted' }>, view: PlatformEventView): Promise<NewEvent[]> {
+  const [found] = await tx`SELECT * FROM polls WHERE account_id = ${accountId} AND conversation_id = ${current.id} AND message_external_id = ${event.pollMessageExternalId}`;
+  if (!found) return [];
+  const target = poll(found);
+  const [held] = await tx`SELECT * FROM poll_votes WHERE account_id = ${accountId} AND poll_id = ${target.id} AND voter = ${event.voterExternalId}`;
+  const previous = heldVote(held);
+  if (!voteApplies(target, previous, event)) return [];
+  await tx`INSERT INTO poll_votes (account_id, poll_id, voter, option_index, voted_at)
+    VALUES (${accountId}, ${target.id}, ${event.voterExternalId}, ${event.optionIndex}, ${Date.parse(event.votedAt)})
+    ON CONFLICT (account_id, poll_id, voter) DO UPDATE SET option_index = excluded.option_index, voted_at = excluded.voted_at`;
+  return [view(event, current, { poll: target, previousOptionIndex: previous?.optionIndex ?? null })];
 }

@@ -18,6 +18,7 @@ import {
   type Page,
   type PlatformEventsResult,
   type PlatformEventView,
+  type PollWithVotes,
   type SettleResult,
   type Settlement,
   type StatusChange,
@@ -27,6 +28,7 @@ import type { PlatformEvent } from '@switchboard/contracts';
 import { migrate } from './migrations.ts';
 import { account, command, conversation, credential, lease, type Row } from '../rows.ts';
 import { SqliteWebhookStore } from './webhooks.ts';
+import { heldVote, poll, pollContent, pollVote, voteApplies } from '../polls.ts';
 type Waiter = { resolve: () => void; reject: (error: unknown) => void };
 
 export interface SqliteOptions {
@@ -421,6 +423,7 @@ export class SqliteStore implements Store {
     const row = byExternalId(event.conversationExternalId);
     if (!row) throw new UnknownConversation(event.conversationExternalId);
     const current = conversation(row);
+    if (event.type === 'poll.voted') return this.applyVote(accountId, current, event, view);
     // A message is itself by its id; a group change by the command that made it. A change the
     // platform made on its own has no identity: it applies when it changes something.
     const identity = 'messageExternalId' in event ? event.messageExternalId : event.commandId ? `command:${event.commandId}` : null;
@@ -432,7 +435,9 @@ export class SqliteStore implements Store {
     }
     switch (event.type) {
       case 'message.received':
+        return [view(event, current)];
       case 'message.sent':
+        this.recordPoll(accountId, current.id, event.messageExternalId, event.commandId, at);
         return [view(event, current)];
       case 'group.renamed': {
         if (current.name === event.name) return [];
@@ -446,6 +451,42 @@ export class SqliteStore implements Store {
         return [view(event, { ...current, participants: event.participants, membershipVersion: current.membershipVersion + 1 })];
       }
     }
+  }
+
+  /** A confirmed send of a poll makes the poll: votes name its message from now on. */
+  private recordPoll(accountId: string, conversationId: string, messageExternalId: string, commandId: string, at: number): void {
+    const sent = this.sql('SELECT type, payload FROM commands WHERE account_id = ? AND id = ?').get(accountId, commandId);
+    const content = sent ? pollContent(sent.type as string, JSON.parse(sent.payload as string)) : null;
+    if (!content) return;
+    this.sql(
+      `INSERT INTO polls (account_id, id, conversation_id, message_external_id, question, options, sent_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT DO NOTHING`,
+    ).run(accountId, commandId, conversationId, messageExternalId, content.question, JSON.stringify(content.options), at);
+  }
+
+  /** A vote on a poll the account sent; one on any other message, or one that changes nothing, adds no event. */
+  private applyVote(accountId: string, current: ConversationRecord, event: Extract<PlatformEvent, { type: 'poll.voted' }>, view: PlatformEventView): NewEvent[] {
+    const found = this.sql('SELECT * FROM polls WHERE account_id = ? AND conversation_id = ? AND message_external_id = ?')
+      .get(accountId, current.id, event.pollMessageExternalId);
+    if (!found) return [];
+    const target = poll(found);
+    const held = heldVote(this.sql('SELECT * FROM poll_votes WHERE account_id = ? AND poll_id = ? AND voter = ?').get(accountId, target.id, event.voterExternalId));
+    if (!voteApplies(target, held, event)) return [];
+    this.sql(
+      `INSERT INTO poll_votes (account_id, poll_id, voter, option_index, voted_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (account_id, poll_id, voter) DO UPDATE SET option_index = excluded.option_index, voted_at = excluded.voted_at`,
+    ).run(accountId, target.id, event.voterExternalId, event.optionIndex, Date.parse(event.votedAt));
+    return [view(event, current, { poll: target, previousOptionIndex: held?.optionIndex ?? null })];
+  }
+
+  getPoll(accountId: string, pollId: string): Promise<PollWithVotes | null> {
+    return this.read(() => {
+      const row = this.query('SELECT * FROM polls WHERE account_id = ? AND id = ?').get(accountId, pollId);
+      if (!row) return null;
+      const votes = this.query('SELECT * FROM poll_votes WHERE account_id = ? AND poll_id = ? AND option_index IS NOT NULL ORDER BY voted_at, voter')
+        .all(accountId, pollId).map(pollVote);
+      return { ...poll(row), votes };
+    });
   }
 
   // Events
