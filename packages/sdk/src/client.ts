@@ -18,6 +18,9 @@ import type {
   Conversation,
   ConversationPage,
   EventPage,
+  OptInEvent,
+  OptInEventType,
+  Poll,
   GroupCreateRequest,
   GroupLeaveRequest,
   GroupUpdateRequest,
@@ -173,6 +176,17 @@ export class SwitchboardClient {
     return data;
   }
 
+  /**
+   * A poll the account sent: its question, each option's tally and each voter's choice.
+   * `pollId` is the commandId of the message.send that sent it; 404 `poll_not_found` until the
+   * platform confirmed it sent, and for any id that is not one of the account's polls.
+   */
+  async getPoll(pollId: string, options: RequestOptions = {}): Promise<Poll> {
+    const { api } = this.#ctx;
+    const { data } = await call(this.#ctx, 'read', (signal) => api.GET('/v1/polls/{pollId}', { params: { path: { pollId } }, signal }), options.signal);
+    return data;
+  }
+
   /** Downloads an inbound attachment (see `message.received` → `data.attachments`). */
   async getAttachment(attachmentId: string, options: RequestOptions = {}): Promise<Attachment> {
     const { api } = this.#ctx;
@@ -214,8 +228,13 @@ export class SwitchboardClient {
    *   if (event.type === 'message.received') ...
    * }
    * ```
+   *
+   * Event types newer than 0.1 arrive only when named in `include` (`{ include: ['poll.voted'] }`),
+   * and the yielded type includes exactly those.
    */
-  events(options: EventsOptions = {}): AsyncGenerator<StreamItem, void, undefined> {
+  events(options?: EventsOptions): AsyncGenerator<StreamItem, void, undefined>;
+  events<const I extends OptInEventType>(options: EventsOptions<I> & { include: readonly I[] }): AsyncGenerator<StreamItem | OptInEvent<I>, void, undefined>;
+  events<I extends OptInEventType>(options: EventsOptions<I> = {}): AsyncGenerator<StreamItem | OptInEvent<I>, void, undefined> {
     return streamEvents(this.#ctx, options);
   }
 

@@ -80,6 +80,18 @@ describe('events()', () => {
     expect(requests.map(lastEventId)).toEqual(['0', '2']);
   });
 
+  it('skips poll.voted unless include names it; then yields it in order', async () => {
+    const stream = [frame(1, 'poll.voted', { pollId: 'p1' }), frame(2, 'message.sent'), frame(3, 'webhook.endpoint_disabled'), frame(4, 'poll.voted', { pollId: 'p1' })];
+    const plain = setup([(r) => sse(stream, 'hang', r)]);
+    expect(ids(await take(plain.clock, plain.client.events(), 1))).toEqual(['2']);
+    const opted = setup([(r) => sse([...stream, frame(5, 'message.sent')], 'hang', r)]);
+    const items = await take(opted.clock, opted.client.events({ include: ['poll.voted'] }) as AsyncGenerator<StreamItem>, 3);
+    expect(ids(items)).toEqual(['1', '2', '4']);
+    // Only types newer than 0.1 can be opted into; anything else a caller names is still skipped.
+    const other = setup([(r) => sse([frame(1, 'message.edited'), frame(2, 'message.sent')], 'hang', r)]);
+    expect(ids(await take(other.clock, other.client.events({ include: ['message.edited' as 'poll.voted'] }) as AsyncGenerator<StreamItem>, 1))).toEqual(['2']);
+  });
+
   it('reconnects when nothing, not even a heartbeat, arrives within the idle timeout', async () => {
     const { client, clock, requests } = setup([(r) => sse([frame(1, 'message.sent')], 'hang', r), (r) => sse([frame(2, 'message.sent')], 'hang', r)]);
     expect(ids(await take(clock, client.events({ idleTimeoutMs: 45_000 }), 2))).toEqual(['1', '2']);

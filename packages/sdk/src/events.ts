@@ -4,9 +4,9 @@ import { SwitchboardError, UnexpectedResponseError } from './errors.ts';
 import { responseFailure, type Context } from './http.ts';
 import { retryDelay } from './retry.ts';
 import { SseParser, type SseMessage } from './sse.ts';
-import type { StreamEvent, StreamEventType, StreamItem, StreamReset } from './types.ts';
+import type { OptInEvent, OptInEventType, StreamEvent, StreamEventType, StreamItem, StreamReset } from './types.ts';
 
-export interface EventsOptions {
+export interface EventsOptions<I extends OptInEventType = never> {
   /**
    * Start after this event id. `'0'` (the default) is the start of the retained log; `'now'` is
    * the stream's head when the iteration starts: only events from then on arrive.
@@ -19,6 +19,11 @@ export interface EventsOptions {
    * heartbeat every 10 s; the default of 45 s tolerates three lost ones.
    */
   idleTimeoutMs?: number | undefined;
+  /**
+   * Event types newer than 0.1 to yield as well, e.g. `['poll.voted']`; the yielded type grows
+   * by exactly these. Without it they are skipped like any type this SDK does not know.
+   */
+  include?: readonly I[] | undefined;
 }
 
 // The event types this SDK knows, checked against the contracts at compile time. A newer service
@@ -32,6 +37,8 @@ const known = {
   'group.renamed': true,
   'group.participants_changed': true,
 } satisfies Record<StreamEventType, true>;
+// The types a caller may ask for by `include`.
+const optIn = { 'poll.voted': true } satisfies Record<OptInEventType, true>;
 
 /** Statuses that reconnecting cannot fix: the request itself is wrong or unauthorised. */
 function isFatal(status: number): boolean {
@@ -84,8 +91,9 @@ async function headCursor(ctx: Context, signal: AbortSignal): Promise<{ ok: true
  * timer alive and are not yielded. Throws only what reconnecting cannot fix (a 4xx such as
  * `unauthenticated`) or a malformed event.
  */
-export async function* streamEvents(ctx: Context, options: EventsOptions = {}): AsyncGenerator<StreamItem, void, undefined> {
+export async function* streamEvents<I extends OptInEventType = never>(ctx: Context, options: EventsOptions<I> = {}): AsyncGenerator<StreamItem | OptInEvent<I>, void, undefined> {
   const { signal } = options;
+  const included = new Set<string>((options.include ?? []).filter((type) => Object.hasOwn(optIn, type)));
   let cursor = options.after ?? '0';
   if (cursor !== 'now' && !isEventId(cursor)) throw new TypeError(`after must be an event id (decimal digits) or "now", got "${cursor}"`);
   const idleMs = options.idleTimeoutMs ?? 45_000;
@@ -141,7 +149,7 @@ export async function* streamEvents(ctx: Context, options: EventsOptions = {}): 
                 // Exactly once even if a proxy replays part of the stream.
                 if (!isAfter(id, cursor)) continue;
                 cursor = id;
-                if (Object.hasOwn(known, event.type)) yield event;
+                if (Object.hasOwn(known, event.type) || included.has(event.type)) yield event as StreamEvent | OptInEvent<I>;
               }
               if (parser.retry !== undefined) serverRetryMs = parser.retry;
             }

@@ -32,6 +32,10 @@ export type Command = Schemas['Command'];
 export type Conversation = Schemas['Conversation'];
 export type ConversationPage = Schemas['ConversationPage'];
 export type CapabilityReport = Schemas['CapabilityReport'];
+/** A poll the account sent, with each option's tally and each voter's choice; `pollId` is the sending command's id. */
+export type Poll = Schemas['Poll'];
+export type PollOption = Schemas['PollOption'];
+export type PollVoter = Schemas['PollVoter'];
 export type Capability = Schemas['Capability'];
 
 export type ConversationTarget = Schemas['ConversationTarget'];
@@ -75,9 +79,17 @@ export type GroupLeaveRequest = CommandBody<'/v1/commands/group.leave'>;
  * (the next major release adds them); webhook receivers get them as `WebhookEvent`.
  */
 type WebhookEventType = 'webhook.endpoint_disabled' | 'webhook.test';
-export type StreamEventType = Exclude<EventSchemas['EventType'], WebhookEventType>;
+/**
+ * Event types that joined the stream after 0.1 and that `events()` yields only when asked to
+ * (`include`): yielding them to every caller would add a case that an exhaustive `switch`
+ * written against 0.1 does not handle. The next major release yields them by default.
+ */
+export type OptInEventType = 'poll.voted';
+export type StreamEventType = Exclude<EventSchemas['EventType'], WebhookEventType | OptInEventType>;
 /** Any event of the response stream, discriminated by `type`. */
-export type StreamEvent = Exclude<EventSchemas['StreamEvent'], { type: WebhookEventType }>;
+export type StreamEvent = Exclude<EventSchemas['StreamEvent'], { type: WebhookEventType | OptInEventType }>;
+/** The opt-in events of the given types (see `OptInEventType`). */
+export type OptInEvent<T extends OptInEventType = OptInEventType> = Extract<EventSchemas['StreamEvent'], { type: T }>;
 /** What a webhook delivery carries: any stream event, the webhook events included. */
 export type WebhookEvent = EventSchemas['StreamEvent'];
 export type CommandSettledEvent = EventSchemas['CommandSettledEvent'];
@@ -88,6 +100,9 @@ export type GroupRenamedEvent = EventSchemas['GroupRenamedEvent'];
 export type GroupParticipantsChangedEvent = EventSchemas['GroupParticipantsChangedEvent'];
 export type WebhookEndpointDisabledEvent = EventSchemas['WebhookEndpointDisabledEvent'];
 export type WebhookTestEvent = EventSchemas['WebhookTestEvent'];
+/** Someone cast, changed or withdrew a vote on a poll the account sent; yielded by `events({ include: ['poll.voted'] })`. */
+export type PollVotedEvent = EventSchemas['PollVotedEvent'];
+export type PollVoted = EventSchemas['PollVoted'];
 export type StreamReset = EventSchemas['StreamReset'];
 
 export type WebhookEndpoint = Schemas['WebhookEndpoint'];

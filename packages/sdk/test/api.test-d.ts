@@ -11,6 +11,8 @@ import {
   type Acknowledgement,
   type CommandOutcome,
   type ErrorCode,
+  type Poll,
+  type PollVotedEvent,
   type SettlementCode,
   type StreamItem,
 } from '@switchboard/sdk';
@@ -121,6 +123,42 @@ describe('the stream', () => {
     };
     void handle;
     expectTypeOf(client.events()).toExtend<AsyncIterable<StreamItem>>();
+  });
+});
+
+describe('polls', () => {
+  it('read a poll back with its tallies and voters', () => {
+    expectTypeOf(client.getPoll('0190b7a4-0000-7000-8000-0000000000c2')).resolves.toEqualTypeOf<Poll>();
+    expectTypeOf<Poll['options'][number]>().toEqualTypeOf<{ index: number; text: string; votes: number }>();
+    expectTypeOf<Poll['voters'][number]['optionIndex']>().toBeNumber();
+  });
+
+  it('yield poll.voted only when asked: the default stream type stays as 0.1 knew it', () => {
+    expectTypeOf(client.events()).toEqualTypeOf<AsyncGenerator<StreamItem, void, undefined>>();
+    expectTypeOf(client.events({ after: '0' })).toEqualTypeOf<AsyncGenerator<StreamItem, void, undefined>>();
+    expectTypeOf(client.events({ include: ['poll.voted'] })).toEqualTypeOf<AsyncGenerator<StreamItem | PollVotedEvent, void, undefined>>();
+    // @ts-expect-error: only event types newer than 0.1 are opted into
+    void client.events({ include: ['message.received'] });
+    const handle = (item: StreamItem | PollVotedEvent) => {
+      switch (item.type) {
+        case 'poll.voted':
+          expectTypeOf(item.data.change).toEqualTypeOf<'cast' | 'changed' | 'withdrawn'>();
+          expectTypeOf(item.data.optionIndex).toEqualTypeOf<number | null>();
+          expectTypeOf(item.data.pollId).toBeString();
+          break;
+        case 'reset':
+        case 'command.settled':
+        case 'conversation.appeared':
+        case 'message.received':
+        case 'message.sent':
+        case 'group.renamed':
+        case 'group.participants_changed':
+          break;
+        default:
+          expectTypeOf(item).toBeNever();
+      }
+    };
+    void handle;
   });
 });
 

@@ -3,6 +3,7 @@ import { basename, extname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { simulatorDbPath } from '../config.ts';
 import { SimulatedPlatform, type GroupChangeInput, type InboundInput } from '../driver/simulator/platform.ts';
+import { voteOf } from './vote.ts';
 
 const MIME_TYPES: Record<string, string> = {
   '.png': 'image/png',
@@ -33,9 +34,15 @@ SWITCHBOARD_SIM_FEED_POLL_MS.
   --rename <name>           instead of a message: --from renames the group --conversation
   --add <address>           instead of a message: --from adds someone to the group --conversation
   --remove <address>        instead of a message: --from removes someone from the group --conversation
+  --poll <messageExtId>     instead of a message: --from votes on the account's poll with this
+                            messageExternalId (the poll's message.sent), with --vote or --withdraw
+  --vote <index>            the option, by its position in the poll's options (from 0); voting
+                            again changes the vote
+  --withdraw                withdraw --from's vote
   --sim-db <path>           the platform file (default: SWITCHBOARD_SIM_DB, or simulator.db in SWITCHBOARD_DATA_DIR)
 
-Prints {conversationExternalId, messageExternalId, attachmentIds} as JSON (a group change prints {conversationExternalId}).`;
+Prints {conversationExternalId, messageExternalId, attachmentIds} as JSON (a group change prints
+{conversationExternalId}; a vote prints the poll.voted event the host will report).`;
 
 /** `switchboard-connector inject`: an inbound message, for exercising agents against the simulator. */
 export function runInject(args: string[]): number {
@@ -52,6 +59,9 @@ export function runInject(args: string[]): number {
       rename: { type: 'string' },
       add: { type: 'string' },
       remove: { type: 'string' },
+      poll: { type: 'string' },
+      vote: { type: 'string' },
+      withdraw: { type: 'boolean' },
       'sim-db': { type: 'string' },
       help: { type: 'boolean' },
     },
@@ -61,13 +71,22 @@ export function runInject(args: string[]): number {
     process.stdout.write(`${injectUsage}\n`);
     return 0;
   }
+  const vote = voteOf(values);
+  if (typeof vote === 'string') {
+    process.stderr.write(`${vote}\n\n${injectUsage}\n`);
+    return 2;
+  }
   const groupChange = values.rename !== undefined || values.add !== undefined || values.remove !== undefined;
-  if (!values.account || !values.from || (groupChange ? values.conversation === undefined : values.text === undefined && !values.attach?.length)) {
+  if (!values.account || !values.from || (vote === null && (groupChange ? values.conversation === undefined : values.text === undefined && !values.attach?.length))) {
     process.stderr.write(`--account, --from and --text or --attach (or --conversation with --rename, --add or --remove) are required\n\n${injectUsage}\n`);
     return 2;
   }
   const platform = new SimulatedPlatform(values['sim-db'] ?? simulatorDbPath(), values.account);
   try {
+    if (vote !== null) {
+      process.stdout.write(`${JSON.stringify(platform.vote({ from: values.from, ...vote }))}\n`);
+      return 0;
+    }
     if (groupChange) {
       const change: GroupChangeInput = { from: values.from, conversationExternalId: values.conversation as string };
       if (values.rename !== undefined) change.rename = values.rename;

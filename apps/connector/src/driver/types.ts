@@ -46,6 +46,7 @@ export type ConversationAppeared = Protocol['PlatformConversationAppeared'];
 export type MessageSent = Protocol['PlatformMessageSent'];
 export type GroupRenamed = Protocol['PlatformGroupRenamed'];
 export type ParticipantsChanged = Protocol['PlatformGroupParticipantsChanged'];
+export type PollVoted = Protocol['PlatformPollVoted'];
 export type ReportableEvent = Protocol['PlatformEvent'];
 
 /** An inbound attachment with its bytes; the host uploads them before reporting the message. */
@@ -58,11 +59,11 @@ export type MessageReceived = Omit<Protocol['PlatformMessageReceived'], 'attachm
 
 /**
  * What happened on the platform without this host's commands: people writing to the account,
- * conversations they started, groups they renamed or changed. `message.sent` is here for a
+ * conversations they started, groups they renamed or changed, votes on the account's polls. `message.sent` is here for a
  * driver whose echoes arrive on their own (a real platform's echo of a send can come late); the
  * simulator's echoes come back with the send.
  */
-export type FeedEvent = ConversationAppeared | MessageReceived | MessageSent | GroupRenamed | ParticipantsChanged;
+export type FeedEvent = ConversationAppeared | MessageReceived | MessageSent | GroupRenamed | ParticipantsChanged | PollVoted;
 
 /**
  * How a driver call ended on the platform. The executor maps each result to a settlement; the

@@ -17,6 +17,7 @@ import type {
   OutcomeResult,
   OutgoingContent,
   ParticipantsChanged,
+  PollVoted,
   ReportableEvent,
   Tapback,
 } from '../types.ts';
@@ -87,6 +88,16 @@ export interface GroupChangeInput {
   rename?: string;
   add?: string;
   remove?: string;
+}
+
+/** Someone votes on a poll the account sent, changes their vote, or withdraws it. */
+export interface VoteInput {
+  /** The voter; a member of the poll's conversation. */
+  from: string;
+  /** The poll's message (its `messageExternalId` on the stream). */
+  pollMessageExternalId: string;
+  /** The option (its position in the poll's options, from 0); null withdraws the voter's vote. */
+  optionIndex: number | null;
 }
 
 /** Stored feed entries keep attachment ids; the bytes are read when the entry is delivered. */
@@ -502,6 +513,38 @@ export class SimulatedPlatform {
       }
       const insert = this.sql('INSERT INTO feed (account, event) VALUES (?, ?)');
       for (const event of feed) insert.run(this.account, JSON.stringify(event));
+    });
+  }
+
+  /**
+   * A vote on a poll the account sent. The platform keeps one choice per voter: voting again
+   * changes it, and withdrawing needs a vote to withdraw.
+   */
+  vote(input: VoteInput): PollVoted {
+    return this.transaction(() => {
+      const poll = this.message(input.pollMessageExternalId);
+      if (!poll || poll.kind !== 'poll' || poll.direction !== 'out') throw new Error(`"${input.pollMessageExternalId}" is not a poll the account sent`);
+      const target = this.conversation(poll.conversationExternalId)!;
+      if (target.leftAt !== null) throw new Error('the account has left this group; it sees no votes in it');
+      if (!target.participants.includes(input.from)) throw new Error(`"${input.from}" is not in conversation "${target.externalId}"`);
+      const options = poll.body.options as string[];
+      if (input.optionIndex !== null && !(Number.isInteger(input.optionIndex) && input.optionIndex >= 0 && input.optionIndex < options.length)) {
+        throw new Error(`the poll has options 0 to ${options.length - 1}, not ${input.optionIndex}`);
+      }
+      const held = this.sql("SELECT body FROM messages WHERE account = ? AND kind = 'poll_vote' AND associated_message = ? AND sender = ? ORDER BY seq DESC LIMIT 1")
+        .get(this.account, poll.externalId, input.from);
+      const holding = held ? (JSON.parse(held.body as string) as { optionIndex: number | null }).optionIndex : null;
+      if (input.optionIndex === null && holding === null) throw new Error(`"${input.from}" has no vote on this poll to withdraw`);
+      this.insertMessage({
+        externalId: newMessageId(), conversationExternalId: target.externalId, direction: 'in', sender: input.from, kind: 'poll_vote',
+        body: { optionIndex: input.optionIndex }, associatedMessage: poll.externalId, logicalActionId: null, commandId: null,
+      });
+      const event: PollVoted = {
+        type: 'poll.voted', conversationExternalId: target.externalId, pollMessageExternalId: poll.externalId, voterExternalId: input.from,
+        optionIndex: input.optionIndex, votedAt: new Date(this.now()).toISOString(),
+      };
+      this.sql('INSERT INTO feed (account, event) VALUES (?, ?)').run(this.account, JSON.stringify(event));
+      return event;
     });
   }
 
