@@ -1,8 +1,8 @@
-import { SwitchboardClient, type StreamEvent } from '@switchboard/sdk';
+import { SwitchboardClient, type PollVotedEvent, type StreamEvent } from '@switchboard/sdk';
 import { waitForMatch } from '@switchboard/testkit';
 
 /** A stream event as tests read it: the envelope of the contracts, with data open to any field of the event matched. */
-export type StreamEnvelope = Omit<StreamEvent, 'data'> & { data: Record<string, any> };
+export type StreamEnvelope = Omit<StreamEvent | PollVotedEvent, 'data'> & { data: Record<string, any> };
 
 export interface EventStream {
   /** Every event received so far, in stream order. */
@@ -14,7 +14,7 @@ export interface EventStream {
   close(): void;
 }
 
-/** Reads the account's response stream (GET /v1/events) through the SDK and collects its events. */
+/** Reads the account's response stream (GET /v1/events) through the SDK and collects its events, poll votes included. */
 export async function openEventStream(url: string, apiKey: string, after = '0'): Promise<EventStream> {
   const abort = new AbortController();
   const events: StreamEnvelope[] = [];
@@ -24,7 +24,7 @@ export async function openEventStream(url: string, apiKey: string, after = '0'):
 
   void (async () => {
     try {
-      for await (const item of new SwitchboardClient({ baseUrl: url, apiKey }).events({ after, signal: abort.signal })) {
+      for await (const item of new SwitchboardClient({ baseUrl: url, apiKey }).events({ after, signal: abort.signal, include: ['poll.voted'] })) {
         if (item.type === 'reset') continue;
         const receivedAt = performance.now();
         const event = item as StreamEnvelope;
