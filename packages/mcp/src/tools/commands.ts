@@ -60,7 +60,7 @@ export const commandTools: CommandTool[] = [
       [
         'Send a message into an existing conversation, direct or group (message.send with a conversation target: the agent-turn path).',
         'payload is plain text {text} with no `kind`, or a rich kind: rich_text {text, subject?, effect?, replyToMessageExternalId?}, rich_link {url}, poll {question, options: 2-12}.',
-        'attachment and sticker need a transferId that nothing produces: they settle failed transfer_unavailable. Poll votes cannot be read back yet.',
+        'attachment and sticker need a transferId that nothing produces: they settle failed transfer_unavailable. Poll votes are read back with poll_results (pollId = the commandId of the poll).',
         retryNote(m),
         'To send identical content again on purpose within that window, pass your own idempotencyKey.',
         settleNote,

@@ -97,6 +97,20 @@ export function registerReadTools(server: McpServer, ctx: Context): void {
   );
 
   server.registerTool(
+    'poll_results',
+    {
+      title: "A poll's votes",
+      description: [
+        'A poll the account sent, read back: its question, each option with its tally (votes), and each voter with the option they hold now.',
+        'pollId is the commandId message_send answered for the poll. It is poll_not_found until the poll is on the platform (its send succeeded), and for a command that was not a poll.',
+      ].join(' '),
+      inputSchema: z.strictObject({ pollId: schemas.zCommandId.describe('The commandId of the message_send that sent the poll.') }),
+      annotations: readOnly,
+    },
+    ({ pollId }) => ctx.run('poll_results', async () => ok({ ...(await client.getPoll(pollId)) })),
+  );
+
+  server.registerTool(
     'capabilities',
     {
       title: 'Capabilities of the live connector host',

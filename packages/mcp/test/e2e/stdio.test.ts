@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { commandTypes, schemas, settlementCatalog, errorCatalog } from '@switchboard/contracts';
+import { SwitchboardClient } from '@switchboard/sdk';
 import { commandTools } from '../../src/index.ts';
 import { startWorld, stdioAgent, type Agent, type World } from '../support/world.ts';
 
@@ -51,6 +52,7 @@ describe('tools', () => {
         'list_conversations',
         'recent_messages',
         'command_status',
+        'poll_results',
         'capabilities',
         'wait_for_message',
       ].sort(),
@@ -170,6 +172,30 @@ describe('holding a conversation', () => {
     expect(report).toMatchObject({ hostId: world.host.hostId, osMajorVersion: 26 });
     const sent = await agent.ok('message_send', { conversationId: dm, payload: { text: `status ${randomUUID()}` }, wait: true });
     expect(await agent.ok('command_status', { commandId: sent.commandId })).toMatchObject({ commandId: sent.commandId, status: 'succeeded', routingPath: 'agent-turn', errorCode: null });
+  });
+});
+
+describe('poll_results', () => {
+  it('reads back the votes people cast on a poll sent with message_send; a plain message is poll_not_found', async () => {
+    const sent = await agent.ok('message_send', { conversationId: group, payload: { kind: 'poll', question: 'Lunch?', options: ['Pizza', 'Salad'] }, wait: true });
+    expect(sent).toMatchObject({ status: 'succeeded' });
+    const pollMessage = (await agent.ok('recent_messages', { conversationId: group, limit: 100 })).messages.find((m: any) => m.commandId === sent.commandId);
+    expect(await agent.ok('poll_results', { pollId: sent.commandId })).toMatchObject({ pollId: sent.commandId, question: 'Lunch?', voters: [] });
+
+    // Wait for the votes on the stream, not for time to pass.
+    const client = new SwitchboardClient({ baseUrl: world.server.url, apiKey: world.account.apiKey });
+    const { nextAfter } = await client.eventPage({ after: 'now' });
+    await world.inject(['--from', '+14155550123', '--poll', pollMessage.messageExternalId, '--vote', '1']);
+    await world.inject(['--from', 'dana@example.com', '--poll', pollMessage.messageExternalId, '--vote', '1']);
+    let votes = 0;
+    for await (const event of client.events({ after: nextAfter, include: ['poll.voted'] })) if (event.type === 'poll.voted' && ++votes === 2) break;
+
+    const results = await agent.ok('poll_results', { pollId: sent.commandId });
+    expect(results.options).toEqual([{ index: 0, text: 'Pizza', votes: 0 }, { index: 1, text: 'Salad', votes: 2 }]);
+    expect(results.voters.map((v: any) => v.voterExternalId)).toEqual(['+14155550123', 'dana@example.com']);
+
+    const plain = await agent.ok('message_send', { conversationId: group, payload: { text: 'not a poll' }, wait: true });
+    expect(await agent.call('poll_results', { pollId: plain.commandId })).toMatchObject({ isError: true, body: { error: 'poll_not_found', retry: 'never' } });
   });
 });
 
