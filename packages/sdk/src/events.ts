@@ -37,8 +37,6 @@ const known = {
   'group.renamed': true,
   'group.participants_changed': true,
 } satisfies Record<StreamEventType, true>;
-// The types a caller may ask for by `include`.
-const optIn = { 'poll.voted': true } satisfies Record<OptInEventType, true>;
 
 /** Statuses that reconnecting cannot fix: the request itself is wrong or unauthorised. */
 function isFatal(status: number): boolean {
@@ -93,7 +91,8 @@ async function headCursor(ctx: Context, signal: AbortSignal): Promise<{ ok: true
  */
 export async function* streamEvents<I extends OptInEventType = never>(ctx: Context, options: EventsOptions<I> = {}): AsyncGenerator<StreamItem | OptInEvent<I>, void, undefined> {
   const { signal } = options;
-  const included = new Set<string>((options.include ?? []).filter((type) => Object.hasOwn(optIn, type)));
+  // The type allows only OptInEventType: the opted-in types are exactly those this SDK types.
+  const included = new Set<string>(options.include);
   let cursor = options.after ?? '0';
   if (cursor !== 'now' && !isEventId(cursor)) throw new TypeError(`after must be an event id (decimal digits) or "now", got "${cursor}"`);
   const idleMs = options.idleTimeoutMs ?? 45_000;
