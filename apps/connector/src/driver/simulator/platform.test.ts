@@ -308,3 +308,24 @@ describe('changes other people make', () => {
     expect(() => platform.changeGroup({ from: '+14155550199', conversationExternalId: g, rename: 'x' })).toThrow(/not in conversation/);
   });
 });
+
+describe('polls', () => {
+  test('a vote goes on the feed after its conversation and the poll\'s echo, so a server that missed the echo can place it; a lost echo is not made up', () => {
+    const chat = group();
+    const sent = platform.send(action(), HOST, ref(chat), { kind: 'poll', question: 'Lunch?', options: ['a', 'b'] }, 'none');
+    const echo = sent.events[0]!;
+    if (echo.type !== 'message.sent') throw new Error('no echo');
+    const vote = platform.vote({ from: '+14155550101', pollMessageExternalId: echo.messageExternalId, optionIndex: 1 });
+    expect(vote).toMatchObject({ type: 'poll.voted', conversationExternalId: chat, voterExternalId: '+14155550101', optionIndex: 1 });
+    const feed = platform.readFeed(100).events.filter((e) => e.type !== 'message.received');
+    expect(feed.map((e) => e.type)).toEqual(['conversation.appeared', 'message.sent', 'poll.voted']);
+    expect(feed[1]).toEqual(echo);
+
+    const lost = platform.send(action(), HOST, ref(chat), { kind: 'poll', question: 'Dinner?', options: ['a', 'b'] }, 'echo_lost');
+    const lostId = platform.messagesOfAction(platform.messages(chat).at(-1)!.logicalActionId!).at(-1)!.externalId;
+    expect(lost.result).toBe('accepted_no_echo');
+    platform.ackFeed(platform.readFeed(100).through);
+    platform.vote({ from: '+14155550102', pollMessageExternalId: lostId, optionIndex: 0 });
+    expect(platform.readFeed(100).events.map((e) => e.type)).toEqual(['conversation.appeared', 'poll.voted']);
+  });
+});

@@ -13,6 +13,7 @@ import type {
   InboundAttachment,
   Media,
   MessageReceived,
+  MessageSent,
   Outcome,
   OutcomeResult,
   OutgoingContent,
@@ -573,6 +574,12 @@ export class SimulatedPlatform {
         if (state) events.push(appeared(state, state.createdByCommand ?? undefined));
         announced.add(stored.conversationExternalId);
       }
+      if (stored.type === 'poll.voted' && !announced.has(stored.pollMessageExternalId)) {
+        // Likewise the poll's echo: a host that died before reporting it leaves a vote the server could not place.
+        const echo = this.echoOf(stored.pollMessageExternalId);
+        if (echo) events.push(echo);
+        announced.add(stored.pollMessageExternalId);
+      }
       if (stored.type !== 'message.received') {
         events.push(stored);
         continue;
@@ -581,6 +588,14 @@ export class SimulatedPlatform {
       events.push({ ...rest, attachments: attachmentIds.map((id) => this.attachment(id)) });
     }
     return { through: rows.length > 0 ? Number(rows[rows.length - 1]!.seq) : 0, events };
+  }
+
+  /** The message.sent the platform echoed for one of the account's messages; null when its echo was lost. */
+  private echoOf(messageExternalId: string): MessageSent | null {
+    const sent = this.message(messageExternalId);
+    const executed = sent?.logicalActionId ? this.execution(sent.logicalActionId) : null;
+    const echo = executed?.outcome.events.find((e) => e.type === 'message.sent' && e.messageExternalId === messageExternalId);
+    return echo?.type === 'message.sent' ? echo : null;
   }
 
   /** Marks the feed reported through `seq`. */
