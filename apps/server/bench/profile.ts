@@ -9,8 +9,9 @@
  *   BENCH_DURATION=15 PROFILE_TOP=50 node bench/profile.ts
  *
  * The profiler samples the main thread's wall time: an fsync inside COMMIT counts as the time of
- * the function that commits although it is waiting, not computing. Shares are printed of the
- * time busy outside COMMIT too, which is the CPU that the bench's µs per request measure.
+ * the function that commits although it is waiting, not computing, so COMMIT is reported apart
+ * and the shares are of the time busy outside it. Work on other threads (the thread pool) is not
+ * in a profile, though the bench's µs per request count it.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
@@ -67,10 +68,14 @@ const self = new Map<number, number>();
 // Profile times are µs; a 100 ms margin on both sides keeps the ramp-up and the tail out.
 const from = profile.endTime - (exitedAt - loadStart - 100) * 1000;
 const to = profile.endTime - (exitedAt - loadEnd + 100) * 1000;
+// Every sample weighs the usual interval, not the time since the previous one: on a busy machine
+// the process is descheduled for milliseconds, and that wait would land on whatever it ran last
+// (a system call, mostly), not on what used the CPU.
+const interval = [...profile.timeDeltas].sort((a, b) => a - b)[Math.floor(profile.timeDeltas.length / 2)]!;
 let clock = profile.startTime;
 profile.samples.forEach((id, i) => {
   clock += profile.timeDeltas[i] ?? 0;
-  if (clock >= from && clock <= to) self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  if (clock >= from && clock <= to) self.set(id, (self.get(id) ?? 0) + interval);
 });
 
 const bundle = new SourceMap(JSON.parse(readFileSync(`${entry}.map`, 'utf8')));
