@@ -31,7 +31,7 @@ export interface RequestLine {
 
 /** The one log line and the request counter of every answered request, whichever path answered it. */
 export function recordRequest(log: Pick<BaseLogger, 'info'>, metrics: Metrics, line: RequestLine): void {
-  metrics.countRequest(line.method, line.route, line.status, line.error ?? '');
+  metrics.requests.inc({ method: line.method, route: line.route, status: line.status, code: line.error ?? '' });
   const { route: _route, ...fields } = line;
   log.info(fields, 'request');
 }

@@ -109,7 +109,7 @@ export function commandEndpoint(services: Services): (req: IncomingMessage, res:
       if (!result.ok) return fail(result.rejection);
       line.commandId = result.command.id;
       line.routingPath = result.command.routingPath;
-      metrics.countCommand(type, result.command.routingPath, result.acknowledgement.disposition);
+      metrics.commands.inc({ type, routing_path: result.command.routingPath, disposition: result.acknowledgement.disposition });
       answer(202, result.acknowledgement);
     } catch (error) {
       log.error({ err: error, reqId: requestId }, 'unhandled error');
