@@ -4,7 +4,7 @@
  * ratio to the first build in the same rounds. How a change to the hot path is judged on a
  * shared machine before it goes in: the builds share whatever else the machine is doing.
  *
- *   cp -r dist /tmp/before && (change, pnpm build) && node bench/compare.ts /tmp/before/main.js dist/main.js
+ *   cp -r dist node_modules/.before && (change, pnpm build) && node bench/compare.ts node_modules/.before/main.js dist/main.js
  *   A build may carry its own environment: dist/main.js@SWITCHBOARD_LOG_LEVEL=warn@NAME=value
  *   COMPARE_DATA_DIR=/dev/shm keeps the stores on tmpfs, where fsync costs nothing: the CPU of the
  *   code alone, for changes that do not touch the commit (on a busy disk, fsync waits dominate).

@@ -5,7 +5,7 @@
  *
  *   node bench/profile.ts                       the server: 8 s at max rate, top 30
  *   node bench/profile.ts floor                 the durable floor (or `bare`, the ceiling) under the same load
- *   node bench/profile.ts server /tmp/before/main.js    another build of the server (a copy of dist/)
+ *   node bench/profile.ts server node_modules/.before/main.js   another build (a copy of dist/ where its packages resolve)
  *   BENCH_DURATION=15 PROFILE_TOP=50 node bench/profile.ts
  *
  * The profiler samples the main thread's wall time: an fsync inside COMMIT counts as the time of
