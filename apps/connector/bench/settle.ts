@@ -30,9 +30,11 @@ const ms = (value: number) => `${value.toFixed(2)} ms`;
 const server = await startServer({ SWITCHBOARD_RATE_LIMIT: '0' });
 const simDir = mkdtempSync(join(tmpdir(), 'switchboard-bench-sim-'));
 const simDb = join(simDir, 'simulator.db');
+// Stopped on the way out whatever happened: a failed run must not leave the host behind.
+let host: ReturnType<typeof startHost> | undefined;
 try {
   const account = await server.account('bench');
-  const host = startHost({
+  host = startHost({
     url: server.url,
     connectorKey: account.connectorKey,
     hostId: 'bench-host',
@@ -122,8 +124,8 @@ try {
     ].join('\n'),
   );
   stream.close();
-  await host.stop();
 } finally {
+  await host?.stop();
   await server.stop();
   removeDataDir(server.dataDir);
   rmSync(simDir, { recursive: true, force: true });

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { styleText } from 'node:util';
 import autocannon from 'autocannon';
 import { awaitLog, exited, paths, removeDataDir, startServer, type ServerProcess } from '@switchboard/testkit';
 import { startEmbeddedPostgres, testDatabase, TEST_DATABASE_URL } from '@switchboard/testkit/postgres';
+import { benchRequest, cpuSeconds, median } from './setup.ts';
 
 // PostgreSQL intake beside the bare node:http ceiling, in the same run: one replica, then two
 // replicas on one database sharing the load. Each round runs the ceiling, one replica and two
@@ -16,21 +16,15 @@ const CONNECTIONS = 32;
 
 interface Figures { rps: number; p99: number; failures: number; cpu: number }
 
-function cpuSeconds(pids: number[]): number {
-  return pids.reduce((sum, pid) => {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return sum + (Number(fields[11]) + Number(fields[12])) / 100;
-  }, 0);
-}
 
 /** Loads the servers at `urls` together, the connections split between them. */
 async function load(urls: string[], pids: number[], headers: Record<string, string>, body: string): Promise<Figures> {
-  const cpu0 = cpuSeconds(pids);
+  const cpu0 = cpuSeconds(...pids);
   const started = performance.now();
   const results = await Promise.all(urls.map((url) => autocannon({
     url: `${url}/v1/commands/message.send`, method: 'POST', headers, body, connections: CONNECTIONS / urls.length, duration: DURATION,
   })));
-  const cpu = (cpuSeconds(pids) - cpu0) / ((performance.now() - started) / 1000);
+  const cpu = (cpuSeconds(...pids) - cpu0) / ((performance.now() - started) / 1000);
   return {
     rps: results.reduce((n, r) => n + r.requests.average, 0),
     p99: Math.max(...results.map((r) => r.latency.p99)),
@@ -39,7 +33,6 @@ async function load(urls: string[], pids: number[], headers: Record<string, stri
   };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 console.log(styleText('bold', `PostgreSQL intake bench: ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION}s per setup, loopback`));
 const embedded = process.env[TEST_DATABASE_URL] ? null : await startEmbeddedPostgres();
@@ -51,16 +44,7 @@ const bare = spawn(process.execPath, [join(import.meta.dirname, 'bare-server.ts'
 try {
   const bareUrl = (await awaitLog(bare, 'switchboard listening')).url as string;
   const [one, two] = replicas as [ServerProcess, ServerProcess];
-  const account = await one.account();
-  const auth = { authorization: `Bearer ${account.connectorKey}`, 'content-type': 'application/json' };
-  const lease = (await (await fetch(`${one.url}/v1/connector/lease`, { method: 'POST', headers: auth, body: JSON.stringify({ hostId: 'bench', osMajorVersion: 15, capabilities: [] }) })).json() as any);
-  await fetch(`${one.url}/v1/connector/platform-events`, {
-    method: 'POST', headers: auth,
-    body: JSON.stringify({ epoch: lease.epoch, events: [{ type: 'conversation.appeared', externalId: 'bench-chat', conversationKind: 'direct', name: null, participants: ['+14155550123'] }] }),
-  });
-  const list = (await (await fetch(`${one.url}/v1/conversations`, { headers: { authorization: `Bearer ${account.apiKey}` } })).json() as any);
-  const body = JSON.stringify({ target: { kind: 'conversation', conversationId: list.conversations[0].conversationId }, payload: { text: 'hello from the bench' } });
-  const headers = { authorization: `Bearer ${account.apiKey}`, 'content-type': 'application/json' };
+  const { headers, body } = await benchRequest(one);
 
   const ceilings: Figures[] = [];
   const singles: Figures[] = [];

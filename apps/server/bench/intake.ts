@@ -1,25 +1,29 @@
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { styleText } from 'node:util';
 import autocannon from 'autocannon';
-import { awaitLog, exited, paths, removeDataDir, startServer } from '@switchboard/testkit';
+import { awaitLog, exited, paths, removeDataDir, startServer, type ServerProcess } from '@switchboard/testkit';
+import { startEmbeddedPostgres, testDatabase } from '@switchboard/testkit/postgres';
+import { benchRequest, cpuSeconds, median, type BenchRequest } from './setup.ts';
 
-// Durable message.send intake against a bare node:http ceiling, measured in the same run, with a
-// second reference: the durable floor (node:http plus a group-committed SQLite insert, nothing
-// else). The servers take turns for ROUNDS rounds and every figure is the median over the rounds,
-// because the machines are shared and a single round can land on a noisy moment.
+// Durable message.send intake beside two references measured in the same run: the bare
+// node:http ceiling, and the durable floor (node:http plus a group-committed SQLite insert,
+// nothing else). The servers take turns for ROUNDS rounds and every figure is the median over
+// the rounds, because the machines are shared and a single round can land on a noisy moment.
+// The same intake on PostgreSQL (one replica, embedded, fsync on) takes its turn beside them;
+// bench/intake-postgres.ts measures replicas. BENCH_POSTGRES=0 leaves it out.
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const POSTGRES = process.env.BENCH_POSTGRES !== '0';
 const CONNECTIONS = 32;
+/** Issue 17's targets. */
+const TARGET = { ofFloor: 0.8, ofCeiling: 0.4, cpuUs: 50, halfMaxP99Ms: 10, idleRssMb: 100 };
 
-interface Figures { rps: number; p50: number; p99: number; non2xx: number; errors: number; cpu: number }
-
-/** User plus system CPU seconds a process has used so far. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
+interface Figures { rps: number; p50: number; p99: number; failures: number; cpu: number }
 
 function rssMb(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))!;
@@ -27,89 +31,166 @@ function rssMb(pid: number): number {
 }
 
 /** Loads one server with the same request the whole run; `cpu` is the server's cores used. */
-async function load(url: string, pid: number, headers: Record<string, string>, body: string, overallRate?: number): Promise<Figures> {
+async function load(url: string, pid: number, request: BenchRequest, overallRate?: number): Promise<Figures> {
   const cpu0 = cpuSeconds(pid);
   const started = performance.now();
   const result = await autocannon({
     url: `${url}/v1/commands/message.send`,
     method: 'POST',
-    headers,
-    body,
+    ...request,
     connections: CONNECTIONS,
     duration: DURATION,
     ...(overallRate ? { overallRate } : {}),
   });
   const cpu = (cpuSeconds(pid) - cpu0) / ((performance.now() - started) / 1000);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors, cpu };
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, failures: result.non2xx + result.errors, cpu };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const row = (name: string, f: Figures) =>
-  `${name.padEnd(40)} ${f.rps.toFixed(0).padStart(8)} req/s   p50 ${f.p50.toFixed(2).padStart(6)} ms   p99 ${f.p99.toFixed(2).padStart(6)} ms   ` +
-  `server ${f.cpu.toFixed(2)} cores, ${((f.cpu / f.rps) * 1e6).toFixed(0).padStart(3)} µs/req   non-2xx ${f.non2xx}`;
+const µsPerRequest = (f: Figures) => (f.cpu / f.rps) * 1e6;
+
+/**
+ * The server's RSS as `pnpm start` runs it (tooling/src/start.ts: the built server with its Node
+ * flags, a connector host, the demo account and conversations, the stream followed), once
+ * start-up is over and nothing more happens.
+ */
+async function idleRssAsStarted(idleMs: number): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'switchboard-start-'));
+  const start = spawn(join(paths.root, 'node_modules/node/bin/node'), [join(paths.root, 'tooling/src/start.ts')], {
+    cwd: paths.root,
+    env: { ...process.env, SWITCHBOARD_DATA_DIR: dir, SWITCHBOARD_PORT: '0', NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('pnpm start did not come up within 120 s')), 120_000);
+      createInterface({ input: start.stdout! }).on('line', (line) => {
+        if (line.includes('Switchboard is running')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      start.once('exit', (code) => reject(new Error(`pnpm start exited with ${code}`)));
+    });
+    const server = childrenOf(start.pid!).find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('apps/server/dist/main.js'));
+    if (!server) throw new Error('no server process under pnpm start');
+    await sleep(idleMs);
+    return rssMb(server);
+  } finally {
+    await stop(start);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function childrenOf(pid: number): number[] {
+  return readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number).filter((child) => {
+    try {
+      return Number(readFileSync(`/proc/${child}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]) === pid;
+    } catch {
+      return false;
+    }
+  });
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  child.kill('SIGTERM');
+  await exited(child);
+}
 
 console.log(styleText('bold', `intake bench: ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION}s per server, loopback`));
 
-// Switchboard: the production build (`pnpm bench` builds it first), as `pnpm start` runs it.
-// Durable intake (WAL, synchronous=FULL, group commit), rate limit lifted.
-const server = await startServer({ SWITCHBOARD_RATE_LIMIT: '0', SWITCHBOARD_LEASE_TTL_MS: '3600000' }, undefined, paths.serverDist);
+// Switchboard: the production build (`pnpm bench` builds it first) with its Node flags, as
+// `pnpm start` runs it. Durable intake (WAL, synchronous=FULL, group commit), rate limit lifted.
+const env = { SWITCHBOARD_RATE_LIMIT: '0', SWITCHBOARD_LEASE_TTL_MS: '3600000' };
+const sqlite = await startServer(env, undefined, paths.serverDist);
+// PostgreSQL durable too (fsync and synchronous commit on), so the two stores compare.
+const embedded = POSTGRES ? await startEmbeddedPostgres({ durable: true }) : null;
+let postgres: ServerProcess | null = null;
 // The ceiling (node:http reading the body and answering 202) and the durable floor.
 const bare = spawn(process.execPath, [join(import.meta.dirname, 'bare-server.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
 const floor = spawn(process.execPath, [join(import.meta.dirname, 'floor-server.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
 try {
+  if (embedded) {
+    process.env.SWITCHBOARD_TEST_DATABASE_URL = embedded.url;
+    postgres = await startServer({ ...env, SWITCHBOARD_DATABASE_URL: await testDatabase(`bench-${Date.now()}`) }, undefined, paths.serverDist);
+  }
   const bareUrl = (await awaitLog(bare, 'switchboard listening')).url as string;
   const floorUrl = (await awaitLog(floor, 'switchboard listening')).url as string;
-  const account = await server.account();
-  const auth = { authorization: `Bearer ${account.connectorKey}`, 'content-type': 'application/json' };
-  const lease = (await (await fetch(`${server.url}/v1/connector/lease`, { method: 'POST', headers: auth, body: JSON.stringify({ hostId: 'bench', osMajorVersion: 15, capabilities: [] }) })).json() as any);
-  await fetch(`${server.url}/v1/connector/platform-events`, {
-    method: 'POST', headers: auth,
-    body: JSON.stringify({ epoch: lease.epoch, events: [{ type: 'conversation.appeared', externalId: 'bench-chat', conversationKind: 'direct', name: null, participants: ['+14155550123'] }] }),
-  });
-  const list = (await (await fetch(`${server.url}/v1/conversations`, { headers: { authorization: `Bearer ${account.apiKey}` } })).json() as any);
-  // All three servers get this very request: same headers, same body.
-  const body = JSON.stringify({ target: { kind: 'conversation', conversationId: list.conversations[0].conversationId }, payload: { text: 'hello from the bench' } });
-  const headers = { authorization: `Bearer ${account.apiKey}`, 'content-type': 'application/json' };
-  const idleRss = rssMb(server.child.pid!);
+  // Every server gets this very request: same headers, same body (the references ignore the key).
+  const request = await benchRequest(sqlite);
+  const pgRequest = postgres ? await benchRequest(postgres) : null;
 
-  const ceilings: Figures[] = [];
-  const floors: Figures[] = [];
-  const maxes: Figures[] = [];
-  const percent = (a: Figures, b: Figures) => `${((a.rps / b.rps) * 100).toFixed(0)}%`;
+  const targets = [
+    { name: 'ceiling', url: bareUrl, pid: bare.pid!, request },
+    { name: 'floor', url: floorUrl, pid: floor.pid!, request },
+    { name: 'sqlite', url: sqlite.url, pid: sqlite.child.pid!, request },
+    ...(postgres && pgRequest ? [{ name: 'postgres', url: postgres.url, pid: postgres.child.pid!, request: pgRequest }] : []),
+  ];
+  const runs = new Map<string, Figures[]>(targets.map((t) => [t.name, []]));
   for (let round = 1; round <= ROUNDS; round++) {
-    const ceiling = await load(bareUrl, bare.pid!, headers, body);
-    const durable = await load(floorUrl, floor.pid!, headers, body);
-    const max = await load(server.url, server.child.pid!, headers, body);
-    ceilings.push(ceiling);
-    floors.push(durable);
-    maxes.push(max);
-    console.log(styleText('dim', `round ${round}: ceiling ${ceiling.rps.toFixed(0)} req/s, floor ${durable.rps.toFixed(0)} (${percent(durable, ceiling)}), intake ${max.rps.toFixed(0)} (${percent(max, ceiling)})`));
+    // A different server starts each round, so none always runs right after another's load.
+    for (let k = 0; k < targets.length; k++) {
+      const target = targets[(k + round - 1) % targets.length]!;
+      runs.get(target.name)!.push(await load(target.url, target.pid, target.request));
+    }
+    const last = (name: string) => runs.get(name)!.at(-1)!;
+    const pct = (a: string, b: string) => `${((last(a).rps / last(b).rps) * 100).toFixed(0)}%`;
+    console.log(styleText('dim', `round ${round}: ceiling ${last('ceiling').rps.toFixed(0)} req/s, floor ${last('floor').rps.toFixed(0)} (${pct('floor', 'ceiling')} of ceiling), ` +
+      `sqlite ${last('sqlite').rps.toFixed(0)} (${pct('sqlite', 'floor')} of floor)${postgres ? `, postgres ${last('postgres').rps.toFixed(0)} (${pct('postgres', 'floor')} of floor)` : ''}`));
   }
-  const ratios = maxes.map((max, i) => max.rps / ceilings[i]!.rps);
-  const round = ratios.indexOf(median(ratios));
-  const ceiling = ceilings[round]!;
-  const max = maxes[round]!;
-  const floorRatio = median(floors.map((f, i) => f.rps / ceilings[i]!.rps));
-  const rate = Math.floor(median(maxes.map((m) => m.rps)) / 2);
-  const half = await load(server.url, server.child.pid!, headers, body, rate);
+  /** The median over the rounds of a's throughput over b's in the same round. */
+  const ratio = (a: string, b: string) => median(runs.get(a)!.map((f, i) => f.rps / runs.get(b)![i]!.rps));
+  /** The round with the median throughput, whose figures the table shows. */
+  const typical = (name: string) => {
+    const list = runs.get(name)!;
+    return list[list.map((f) => f.rps).indexOf(median(list.map((f) => f.rps)))]!;
+  };
+  const cpuUs = (name: string) => median(runs.get(name)!.map(µsPerRequest));
 
-  console.log(row('bare node:http 202 (ceiling)', ceiling));
-  console.log(row('node:http + SQLite group commit (floor)', floors[round]!));
-  console.log(row('switchboard durable intake (max)', max));
-  console.log(row(`switchboard at half max (${rate}/s)`, half));
-  const ratio = median(ratios);
+  const half = async (server: ServerProcess, name: string, r: BenchRequest) => {
+    const rate = Math.floor(median(runs.get(name)!.map((f) => f.rps)) / 2);
+    return { rate, figures: await load(server.url, server.child.pid!, r, rate) };
+  };
+  const sqliteHalf = await half(sqlite, 'sqlite', request);
+  const postgresHalf = postgres && pgRequest ? await half(postgres, 'postgres', pgRequest) : null;
+  const afterLoadRss = rssMb(sqlite.child.pid!);
+  const idleRss = await idleRssAsStarted(5_000);
+
+  const row = (name: string, f: Figures, us = µsPerRequest(f)) =>
+    `${name.padEnd(44)} ${f.rps.toFixed(0).padStart(8)} req/s   p50 ${f.p50.toFixed(1).padStart(5)} ms   p99 ${f.p99.toFixed(1).padStart(6)} ms   ` +
+    `server ${f.cpu.toFixed(2)} cores, ${us.toFixed(0).padStart(3)} µs/req   failures ${f.failures}`;
+  console.log(row('bare node:http 202 (ceiling)', typical('ceiling'), cpuUs('ceiling')));
+  console.log(row('node:http + SQLite group commit (floor)', typical('floor'), cpuUs('floor')));
+  console.log(row('switchboard, SQLite (max)', typical('sqlite'), cpuUs('sqlite')));
+  console.log(row(`switchboard, SQLite at half max (${sqliteHalf.rate}/s)`, sqliteHalf.figures));
+  if (postgres && postgresHalf) {
+    console.log(row('switchboard, PostgreSQL (max)', typical('postgres'), cpuUs('postgres')));
+    console.log(row(`switchboard, PostgreSQL at half max (${postgresHalf.rate}/s)`, postgresHalf.figures));
+  }
   const verdict = (ok: boolean) => (ok ? styleText('green', 'meets target') : styleText('red', 'misses target'));
-  console.log(`ratio to ceiling (median of ${ROUNDS}): ${(ratio * 100).toFixed(0)}% (target >= 50%): ${verdict(ratio >= 0.5)}`);
-  console.log(`the durable floor's ratio to ceiling (median of ${ROUNDS}): ${(floorRatio * 100).toFixed(0)}%`);
-  console.log(`p99 at half max: ${half.p99.toFixed(2)} ms (target < 10 ms): ${verdict(half.p99 < 10)}`);
-  console.log(`server idle RSS: ${idleRss.toFixed(1)} MB (target < 100 MB): ${verdict(idleRss < 100)}`);
-  const failures = maxes.reduce((n, m) => n + m.non2xx + m.errors, 0);
+  const percent = (value: number) => `${(value * 100).toFixed(0)}%`;
+  console.log(`medians of ${ROUNDS} rounds; µs/req is the server process's CPU (user + system, all threads) per answered request`);
+  console.log(`floor / ceiling: ${percent(ratio('floor', 'ceiling'))}`);
+  console.log(`SQLite intake / floor: ${percent(ratio('sqlite', 'floor'))} (target >= ${percent(TARGET.ofFloor)}): ${verdict(ratio('sqlite', 'floor') >= TARGET.ofFloor)}`);
+  console.log(`SQLite intake / ceiling: ${percent(ratio('sqlite', 'ceiling'))} (target >= ${percent(TARGET.ofCeiling)}): ${verdict(ratio('sqlite', 'ceiling') >= TARGET.ofCeiling)}`);
+  console.log(`SQLite intake CPU: ${cpuUs('sqlite').toFixed(0)} µs per command (target <= ${TARGET.cpuUs}; the floor ${cpuUs('floor').toFixed(0)}, the ceiling ${cpuUs('ceiling').toFixed(0)}): ${verdict(cpuUs('sqlite') <= TARGET.cpuUs)}`);
+  console.log(`SQLite p99 at half max: ${sqliteHalf.figures.p99.toFixed(1)} ms (target < ${TARGET.halfMaxP99Ms} ms): ${verdict(sqliteHalf.figures.p99 < TARGET.halfMaxP99Ms)}`);
+  if (postgres && postgresHalf) {
+    console.log(`PostgreSQL intake / floor: ${percent(ratio('postgres', 'floor'))}, / ceiling: ${percent(ratio('postgres', 'ceiling'))}, ` +
+      `${cpuUs('postgres').toFixed(0)} µs of server CPU per command (the database's own CPU not counted), p99 at half max ${postgresHalf.figures.p99.toFixed(1)} ms ` +
+      '(its targets: bench/intake-postgres.ts)');
+  }
+  console.log(`server idle RSS as \`pnpm start\` runs it: ${idleRss.toFixed(1)} MB (target < ${TARGET.idleRssMb} MB): ${verdict(idleRss < TARGET.idleRssMb)}`);
+  console.log(styleText('dim', `(the bench's SQLite server after its load, idle: ${afterLoadRss.toFixed(1)} MB)`));
+  const failures = [...runs.values()].flat().reduce((n, f) => n + f.failures, 0);
   if (failures > 0) console.log(styleText('yellow', `note: ${failures} non-2xx answers or errors during the max runs`));
 } finally {
-  bare.kill('SIGTERM');
-  floor.kill('SIGTERM');
-  await exited(bare);
-  await exited(floor);
-  await server.stop();
-  removeDataDir(server.dataDir);
+  await stop(bare);
+  await stop(floor);
+  await sqlite.stop();
+  removeDataDir(sqlite.dataDir);
+  if (postgres) {
+    await postgres.stop();
+    removeDataDir(postgres.dataDir);
+  }
+  await embedded?.stop();
 }

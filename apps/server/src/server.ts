@@ -1,4 +1,5 @@
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
+import { createLog } from './log.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { systemClock, type Clock } from './clock.ts';
@@ -28,7 +29,7 @@ const HOUR = 3_600_000;
 /** Opens the store, starts the HTTP server and the retention jobs. */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   // Asynchronous writes: a log line never blocks a request on the stdout pipe.
-  const log = options.log ?? pino({ level: config.logLevel, base: { service: 'switchboard' } }, pino.destination({ dest: 1, sync: false }));
+  const log = options.log ?? createLog(config.logLevel);
   const store = options.store ?? await openStore(config);
   const clock = options.clock ?? systemClock;
   const services = createServices(config, store, clock, log);

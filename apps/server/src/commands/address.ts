@@ -1,4 +1,16 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { createRequire } from 'node:module';
+
+type PhoneParser = typeof import('libphonenumber-js/max').parsePhoneNumberFromString;
+let phoneParser: PhoneParser | undefined;
+
+/**
+ * libphonenumber's full metadata, loaded with the first phone number rather than at start-up:
+ * it is ~4 MB of the server's memory, and only recipient and participant targets need it.
+ */
+function parsePhoneNumber(text: string): ReturnType<PhoneParser> {
+  phoneParser ??= (createRequire(import.meta.url)('libphonenumber-js/max') as typeof import('libphonenumber-js/max')).parsePhoneNumberFromString;
+  return phoneParser(text);
+}
 
 export type AddressReason = 'not_a_string' | 'not_a_phone_number_or_email' | 'invalid_phone_number' | 'invalid_email';
 export type AddressResult = { ok: true; address: string } | { ok: false; reason: AddressReason };
@@ -24,7 +36,7 @@ export function normaliseAddress(value: unknown): AddressResult {
     return { ok: true, address: trimmed.slice(0, at) + trimmed.slice(at).toLowerCase() };
   }
   if (!PHONE_CHARS.test(trimmed) || !/\d/.test(trimmed)) return { ok: false, reason: 'not_a_phone_number_or_email' };
-  const phone = parsePhoneNumberFromString(trimmed);
+  const phone = parsePhoneNumber(trimmed);
   if (!phone || !phone.isValid()) return { ok: false, reason: 'invalid_phone_number' };
   return { ok: true, address: phone.number };
 }

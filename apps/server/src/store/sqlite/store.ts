@@ -240,12 +240,14 @@ export class SqliteStore implements Store {
 
   findCredentialByHash(hash: Buffer): Promise<(CredentialRecord & { hash: Buffer }) | null> {
     return this.read(() => {
-      const row = this.cached(`credential:${hash.toString('hex')}`, () => this.query('SELECT * FROM credentials WHERE hash = ? AND revoked_at IS NULL').get(hash));
-      if (!row) return null;
-      const stored = Buffer.from(row.hash as Uint8Array);
+      // Kept as the record, not the row: every request of the key reads it.
+      const found = this.cached(`credential:${hash.toString('hex')}`, () => {
+        const row = this.query('SELECT * FROM credentials WHERE hash = ? AND revoked_at IS NULL').get(hash);
+        return row ? Object.freeze({ ...credential(row), hash: Buffer.from(row.hash as Uint8Array) }) : null;
+      });
       // The lookup is by hash; compare the stored hash in constant time all the same.
-      if (stored.length !== hash.length || !timingSafeEqual(stored, hash)) return null;
-      return { ...credential(row), hash: stored };
+      if (!found || found.hash.length !== hash.length || !timingSafeEqual(found.hash, hash)) return null;
+      return found;
     });
   }
 
