@@ -124,7 +124,7 @@ export class CommandFailedError extends Error {
   readonly errorMessage: string | null;
 
   constructor(commandId: string, errorCode: SettlementCode, errorMessage: string | null = null) {
-    super(`command ${commandId} settled failed: ${errorCode}${errorMessage === null ? '' : ` (${errorMessage})`}`);
+    super(`command ${commandId} settled failed: ${errorCode}${errorMessage ? ` (${errorMessage})` : ''}`);
     this.commandId = commandId;
     this.errorCode = errorCode;
     this.errorMessage = errorMessage;

@@ -32,12 +32,12 @@ export type CommandOutcome =
   | { commandId: string; status: 'succeeded'; errorCode: null; errorMessage: null; errorPath: null }
   | { commandId: string; status: 'failed'; errorCode: SettlementCode; errorMessage: string | null; errorPath: string | null };
 
-/** What a command read and a command event both say of a settlement. */
+/** What a command read and a command event both say of a settlement (a server from before errorMessage omits it). */
 type Settled = { status: 'succeeded' | 'failed'; errorCode: SettlementCode | null; errorMessage?: string | null; errorPath?: string | null };
 
-function outcome(commandId: string, settled: Settled): CommandOutcome {
-  if (settled.status === 'succeeded') return { commandId, status: 'succeeded', errorCode: null, errorMessage: null, errorPath: null };
-  return { commandId, status: 'failed', errorCode: settled.errorCode!, errorMessage: settled.errorMessage ?? null, errorPath: settled.errorPath ?? null };
+// The server sends errorCode, errorMessage and errorPath null exactly on success.
+function outcome(commandId: string, { status, errorCode, errorMessage = null, errorPath = null }: Settled): CommandOutcome {
+  return { commandId, status, errorCode, errorMessage, errorPath } as CommandOutcome;
 }
 
 async function poll(client: SettlementReader, clock: Clock, commandId: string, signal: AbortSignal): Promise<CommandOutcome> {
