@@ -69,6 +69,15 @@ describe('pnpm start', { timeout: 240_000 }, () => {
     expect(renamed.status).toBe(202);
     await until('the rename', () => first.output().includes(`group renamed to "Launch crew" in ${before.GROUP}`));
 
+    // The README's misspelled field settles failed, and the terminal says why.
+    const typo = await fetch(`${before.SWITCHBOARD_URL}/v1/commands/message.send`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${before.SWITCHBOARD_API_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ target: { kind: 'conversation', conversationId: before.DM }, payload: { txt: 'typo' } }),
+    });
+    expect(typo.status).toBe(202);
+    await until('the typo\'s reason', () => first.output().includes('failed payload_invalid: /payload/txt: Unrecognized key: "txt"'));
+
     // What a terminal's Ctrl-C does: SIGINT to every process of the foreground group.
     process.kill(-first.child.pid!, 'SIGINT');
     expect(await first.exited).toBe(0);

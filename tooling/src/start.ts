@@ -154,7 +154,8 @@ function print(event: { id?: string; type?: string; time?: string; data: Record<
   let text: string;
   switch (event.type) {
     case 'command.settled':
-      text = `${d.commandType} ${paint('dim', String(d.commandId))} ${d.status === 'succeeded' ? paint('green', 'succeeded') : `${paint('red', 'failed')} ${paint('yellow', String(d.errorCode))}`}`;
+      // A failure says why (errorMessage): the first thing someone trying the demo wants to know.
+      text = `${d.commandType} ${paint('dim', String(d.commandId))} ${d.status === 'succeeded' ? paint('green', 'succeeded') : `${paint('red', 'failed')} ${paint('yellow', String(d.errorCode))}${d.errorMessage ? `: ${String(d.errorMessage)}` : ''}`}`;
       break;
     case 'message.received':
       text = `${paint('cyan', 'message from')} ${d.senderExternalId}: ${JSON.stringify(d.text)} ${paint('dim', `in ${d.conversationId}`)}`;

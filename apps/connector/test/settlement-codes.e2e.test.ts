@@ -10,6 +10,13 @@ import { createGroup, DRIVERS, inbound, startRig, toConversation, type Rig } fro
 describe.each(DRIVERS)('%s driver', (driver) => {
   let rig: Rig;
 
+  /** The command read, GET /v1/commands/{commandId}. */
+  async function read(commandId: string): Promise<Record<string, unknown>> {
+    const response = await fetch(`${rig.server.url}/v1/commands/${commandId}`, { headers: { authorization: `Bearer ${rig.apiKey}` } });
+    expect(response.status).toBe(200);
+    return (await response.json()) as Record<string, unknown>;
+  }
+
   beforeAll(async () => {
     rig = await startRig({}, undefined, driver);
     await rig.onlyHost();
@@ -64,15 +71,42 @@ describe.each(DRIVERS)('%s driver', (driver) => {
     });
 
     test.each([
-      ['a misspelled field', 'message.send', { txt: 'hi' }],
-      ['a bad effect enum', 'message.send', { kind: 'rich_text', text: 'hi', effect: 'sparkles' }],
-      ['a poll with one option', 'message.send', { kind: 'poll', question: 'q', options: ['only'] }],
-      ['a tapback that is not one', 'reaction.tapback', { messageExternalId: 'M', tapback: 'wow' }],
-      ['reaction.apply without a tapback', 'reaction.apply', {}],
-      ['name_photo.share with a field', 'name_photo.share', { card: 'x' }],
-    ])('payload_invalid: %s is accepted with 202, then settles payload_invalid', async (_name, type, payload) => {
+      ['a misspelled field', 'message.send', { txt: 'hi' }, '/payload/txt'],
+      ['a bad effect enum', 'message.send', { kind: 'rich_text', text: 'hi', effect: 'sparkles' }, '/payload/effect'],
+      ['a poll with one option', 'message.send', { kind: 'poll', question: 'q', options: ['only'] }, '/payload/options'],
+      ['a tapback that is not one', 'reaction.tapback', { messageExternalId: 'M', tapback: 'wow' }, '/payload/tapback'],
+      ['reaction.apply without a tapback', 'reaction.apply', {}, '/payload/tapback'],
+      ['name_photo.share with a field', 'name_photo.share', { card: 'x' }, '/payload/card'],
+    ])('payload_invalid: %s is accepted with 202, then settles payload_invalid, saying where (%s)', async (_name, type, payload, errorPath) => {
       const { conversationId } = await inbound(rig, '+14155550110', 'hi');
-      expect(await rig.run(type, { target: toConversation(conversationId), payload })).toMatchObject({ status: 'failed', errorCode: 'payload_invalid' });
+      expect(await rig.run(type, { target: toConversation(conversationId), payload })).toMatchObject({
+        status: 'failed', errorCode: 'payload_invalid', errorPath, errorMessage: expect.stringContaining(`${errorPath}: `),
+      });
+    });
+
+    test('why it failed: a misspelled field\'s command read and command event both say what and where; a success says nothing', async () => {
+      const { conversationId } = await inbound(rig, '+14155550111', 'hi');
+      const why = {
+        errorMessage: '/payload/txt: Unrecognized key: "txt"; /payload/text: Invalid input: expected string, received undefined',
+        errorPath: '/payload/txt',
+      };
+      const failed = await rig.run('message.send', { target: toConversation(conversationId), payload: { txt: 'typo' } });
+      expect(failed).toMatchObject({ status: 'failed', errorCode: 'payload_invalid', ...why });
+      expect(await read(failed.commandId)).toMatchObject({ status: 'failed', errorCode: 'payload_invalid', ...why });
+
+      const succeeded = await rig.run('message.send', { target: toConversation(conversationId), payload: { text: 'fixed' } });
+      expect(succeeded).toMatchObject({ status: 'succeeded', errorCode: null, errorMessage: null, errorPath: null });
+      expect(await read(succeeded.commandId)).toMatchObject({ status: 'succeeded', errorMessage: null, errorPath: null });
+    });
+
+    test('why it failed: a message longer than 1,024 characters (200 misspelled keys) is cut to 1,023 and an ellipsis', async () => {
+      const { conversationId } = await inbound(rig, '+14155550112', 'hi');
+      const payload = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`misspelled_${String(i).padStart(3, '0')}`, 'x']));
+      const failed = await rig.run('message.send', { target: toConversation(conversationId), payload: { text: 'hi', ...payload } });
+      expect(failed).toMatchObject({ errorCode: 'payload_invalid', errorPath: '/payload/misspelled_000' });
+      expect(failed.errorMessage).toHaveLength(1_024);
+      expect(failed.errorMessage).toMatch(/^\/payload\/misspelled_000: Unrecognized keys: "misspelled_000", "misspelled_001", .*…$/);
+      expect((await read(failed.commandId)).errorMessage).toBe(failed.errorMessage);
     });
 
     test('payload_invalid: a recipient send whose text is not a string', async () => {
@@ -195,6 +229,17 @@ describe.each(DRIVERS)('%s driver', (driver) => {
       expect(settled.data).toMatchObject({ status: 'failed', errorCode: 'group_update_unverified' });
       expect(rig.platform.conversation(group.externalId)?.participants).toEqual(['+14155550141', '+14155550142']);
     });
+  });
+
+  test('every failure this suite produced says why, on its command event and its command read; no success does', async () => {
+    const settled = rig.stream.events.filter((e) => e.type === 'command.settled');
+    const failures = settled.filter((e) => e.data.status === 'failed');
+    expect(failures.length).toBeGreaterThan(10);
+    for (const { data } of failures) {
+      expect(data.errorMessage, `${data.errorCode} of ${data.commandType}`).toEqual(expect.stringMatching(/\S/));
+      expect((await read(data.commandId)).errorMessage).toBe(data.errorMessage);
+    }
+    for (const { data } of settled.filter((e) => e.data.status === 'succeeded')) expect(data).toMatchObject({ errorMessage: null, errorPath: null });
   });
 
   test('every settlement code was produced by this suite', () => {

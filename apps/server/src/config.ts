@@ -19,6 +19,10 @@ export interface Config {
   leaseTtlMs: number;
   idempotencyRetentionMs: number;
   eventRetentionMs: number;
+  /** Settled commands are dropped this long after they settled (never while queued, never before their key). */
+  commandRetentionMs: number;
+  /** Inbound attachments are dropped this long after they arrived. */
+  attachmentRetentionMs: number;
   heartbeatMs: number;
   sqliteBusyTimeoutMs: number;
   /** A PostgreSQL URL selects the PostgreSQL store (replicas may share it); null keeps SQLite in `dataDir`. */
@@ -33,6 +37,7 @@ export interface Config {
 }
 
 const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
   const raw = env[name];
@@ -53,6 +58,12 @@ function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, values: r
 
 /** Reads the server's configuration from the environment, once. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const idempotencyRetentionMs = int(env, 'SWITCHBOARD_IDEMPOTENCY_RETENTION_MS', 48 * HOUR, 24 * HOUR);
+  // An adopted duplicate answers with the original command's status: a command outlives its key.
+  const commandRetentionMs = int(env, 'SWITCHBOARD_COMMAND_RETENTION_MS', Math.max(30 * DAY, idempotencyRetentionMs));
+  if (commandRetentionMs < idempotencyRetentionMs) {
+    throw new Error(`SWITCHBOARD_COMMAND_RETENTION_MS (${commandRetentionMs}) must be at least SWITCHBOARD_IDEMPOTENCY_RETENTION_MS (${idempotencyRetentionMs}): an adopted duplicate answers with its original command`);
+  }
   return {
     host: env.SWITCHBOARD_HOST ?? '127.0.0.1',
     port: int(env, 'SWITCHBOARD_PORT', 7300),
@@ -65,8 +76,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authFailureLimit: int(env, 'SWITCHBOARD_AUTH_FAILURE_LIMIT', 20),
     authFailureWindowMs: int(env, 'SWITCHBOARD_AUTH_FAILURE_WINDOW_MS', 60_000, 1),
     leaseTtlMs: int(env, 'SWITCHBOARD_LEASE_TTL_MS', 15_000, 100),
-    idempotencyRetentionMs: int(env, 'SWITCHBOARD_IDEMPOTENCY_RETENTION_MS', 48 * HOUR, 24 * HOUR),
-    eventRetentionMs: int(env, 'SWITCHBOARD_EVENT_RETENTION_MS', 7 * 24 * HOUR, 1),
+    idempotencyRetentionMs,
+    eventRetentionMs: int(env, 'SWITCHBOARD_EVENT_RETENTION_MS', 7 * DAY, 1),
+    commandRetentionMs,
+    // As long as the message.received event that announces an attachment.
+    attachmentRetentionMs: int(env, 'SWITCHBOARD_ATTACHMENT_RETENTION_MS', 7 * DAY, 1),
     // A third under the common 15 s proxy idle timeout.
     heartbeatMs: int(env, 'SWITCHBOARD_HEARTBEAT_MS', 10_000, 10),
     sqliteBusyTimeoutMs: int(env, 'SWITCHBOARD_SQLITE_BUSY_TIMEOUT_MS', 5_000),

@@ -10,11 +10,14 @@ import { createServices, type Services } from './services.ts';
 import { buildApp } from './http/app.ts';
 import { DeliveryWorker } from './webhooks/worker.ts';
 import { createWebhookMetrics } from './webhooks/metrics.ts';
+import { purgeExpired } from './retention.ts';
 
 export interface RunningServer {
   url: string;
   app: FastifyInstance;
   services: Services;
+  /** One round of the retention job, as its timer runs it (tests move the clock, then call it). */
+  retention(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -63,9 +66,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const retention = async () => {
     const now = clock.now();
     try {
-      const keys = await store.purgeIdempotencyKeys(now - config.idempotencyRetentionMs);
-      const events = await store.purgeEvents(now - config.eventRetentionMs);
-      if (keys + events > 0) log.info({ keys, events }, 'retention purge');
+      const purged = await purgeExpired(store, config, now);
+      if (Object.values(purged).some((n) => n > 0)) log.info(purged, 'retention purge');
     } catch (error) {
       log.warn({ err: error }, 'retention purge failed; will retry');
     }
@@ -77,7 +79,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       log.warn({ err: error }, 'rate limit sweep failed; will retry');
     }
   };
-  const timer = setInterval(retention, Math.min(HOUR, config.eventRetentionMs));
+  const timer = setInterval(retention, Math.min(HOUR, config.eventRetentionMs, config.attachmentRetentionMs));
   timer.unref();
 
   await app.listen({ host: config.host, port: config.port });
@@ -90,6 +92,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     url,
     app,
     services,
+    retention,
     async close() {
       clearInterval(timer);
       await worker?.stop();

@@ -100,6 +100,8 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         epoch,
         status: 'succeeded',
         errorCode: null,
+        errorMessage: null,
+        errorPath: null,
         detail: null,
         at: T0 + 1_000,
         eventData: (c) => ({ commandId: c.id, status: c.status, errorCode: c.errorCode }),
@@ -360,6 +362,19 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         expect(await store.getPoll(a.id, queued.id)).toBeNull();
       });
 
+      it('a poll goes with the command that sent it, when retention drops that command', async () => {
+        const a = await account();
+        const { pollId, plainId } = await sentPoll(a.id);
+        await reportVotes(a.id, [vote('a@example.com', 0, T0 + 6)]);
+        const l = await lease(a.id, 'host-a', T0 + 7, 600_000);
+        await store.dispatchCommands(a.id, l.epoch, 100, [], T0 + 7);
+        expect((await store.settleCommand(settlement(a.id, pollId, l.epoch, { at: T0 + 7 }))).outcome).toBe('settled');
+        expect(await store.getPoll(a.id, pollId)).toMatchObject({ votes: [expect.objectContaining({ voterExternalId: 'a@example.com' })] });
+        expect(await store.purgeCommands(T0 + 8, 100)).toBe(1);
+        expect(await store.getPoll(a.id, pollId)).toBeNull();
+        expect(await store.getCommand(a.id, plainId)).toMatchObject({ status: 'queued' });
+      });
+
       it('cast, changed and withdrawn each apply once with the choice before; a repeat, an older vote, an unknown option or a vote on a message that is no poll changes nothing', async () => {
         const a = await account();
         const { pollId } = await sentPoll(a.id);
@@ -401,7 +416,7 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         const a = await account();
         const input = newCommand(a.id, { routingPath: 'admin', type: 'group.update', conversationId: newId() });
         const result = await store.acceptCommand(input, T0 - 48 * HOUR);
-        const expected = { ...input, status: 'queued', errorCode: null, settledAt: null, dispatchEpoch: null };
+        const expected = { ...input, status: 'queued', errorCode: null, errorMessage: null, errorPath: null, settledAt: null, dispatchEpoch: null };
         expect(result).toEqual({ disposition: 'queued', command: expected });
         expect(await store.getCommand(a.id, input.id)).toEqual(expected);
         expect(await store.getCommand((await account()).id, input.id)).toBeNull();
@@ -625,6 +640,25 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         expect(await store.commandHistory(c.id)).toHaveLength(2);
       });
 
+      it('a failure keeps why (errorMessage) and where (errorPath) with the command; a success has neither', async () => {
+        const a = await account();
+        const l = await lease(a.id);
+        const failed = newCommand(a.id);
+        const succeeded = newCommand(a.id);
+        await store.acceptCommand(failed, 0);
+        await store.acceptCommand(succeeded, 0);
+        expect(await store.getCommand(a.id, failed.id)).toMatchObject({ errorMessage: null, errorPath: null });
+        await store.dispatchCommands(a.id, l.epoch, 10, [], T0);
+        const why = { errorMessage: 'Unrecognized key: "txt"', errorPath: '/payload/txt' };
+        const result = await store.settleCommand(settlement(a.id, failed.id, l.epoch, { status: 'failed', errorCode: 'payload_invalid', ...why }));
+        expect(result).toMatchObject({ outcome: 'settled', command: why });
+        expect(await store.getCommand(a.id, failed.id)).toMatchObject({ status: 'failed', ...why });
+        // The caller builds the event from the settled command, which carries both.
+        expect((await store.readEvents(a.id, 0, 10))[0]).toMatchObject({ data: { commandId: failed.id, errorCode: 'payload_invalid' } });
+        await store.settleCommand(settlement(a.id, succeeded.id, l.epoch));
+        expect(await store.getCommand(a.id, succeeded.id)).toMatchObject({ status: 'succeeded', errorMessage: null, errorPath: null });
+      });
+
       it('an unknown command, or another account\'s, is not_found', async () => {
         const a = await account();
         const b = await account();
@@ -771,7 +805,74 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
       });
     });
 
+    describe('retention of commands', () => {
+      /** A command accepted at `at` (with `key`), dispatched and settled `settleAfter` later; `null` leaves it queued. */
+      async function command(accountId: string, at: number, settleAfter: number | null, key: string | null = null): Promise<string> {
+        const c = newCommand(accountId, { idempotencyKey: key, createdAt: at });
+        await store.acceptCommand(c, at - 48 * HOUR);
+        if (settleAfter === null) return c.id;
+        const l = await lease(accountId, 'host-a', at + settleAfter, 600_000);
+        await store.dispatchCommands(accountId, l.epoch, 100, [], at + settleAfter);
+        const settled = await store.settleCommand(settlement(accountId, c.id, l.epoch, { at: at + settleAfter }));
+        expect(settled.outcome).toBe('settled');
+        return c.id;
+      }
+
+      it('purgeCommands drops commands settled before the cut-off, by settlement time, never a queued one', async () => {
+        const a = await account();
+        // Accepted long ago but settled late: its age counts from the settlement.
+        const settledLate = await command(a.id, T0, 10 * HOUR);
+        const settledEarly = await command(a.id, T0, 1);
+        // Queued for ever: never dropped, however old.
+        const queued = await command(a.id, T0 - 365 * 24 * HOUR, null);
+        expect(await store.purgeCommands(T0 + HOUR, 100)).toBe(1);
+        expect(await store.getCommand(a.id, settledEarly)).toBeNull();
+        expect(await store.commandHistory(settledEarly)).toEqual([]);
+        expect(await store.getCommand(a.id, settledLate)).not.toBeNull();
+        expect(await store.purgeCommands(T0 + 100 * HOUR, 100)).toBe(1);
+        expect(await store.getCommand(a.id, settledLate)).toBeNull();
+        expect(await store.getCommand(a.id, queued)).toMatchObject({ status: 'queued' });
+        expect(await store.purgeCommands(T0 + 10_000 * HOUR, 100)).toBe(0);
+      });
+
+      it('purgeCommands keeps a command while its Idempotency-Key is kept, so adoption still answers with it', async () => {
+        const a = await account();
+        const keyed = await command(a.id, T0, 1, 'order-42');
+        const later = T0 + 100 * HOUR;
+        expect(await store.purgeCommands(later, 100)).toBe(0);
+        // The key still adopts the original, with its current status.
+        const again = await store.acceptCommand(newCommand(a.id, { idempotencyKey: 'order-42', createdAt: later }), 0);
+        expect(again).toMatchObject({ disposition: 'adopted', command: { id: keyed, status: 'succeeded' } });
+        // Once the key is forgotten, the command goes too.
+        expect(await store.purgeIdempotencyKeys(T0 + 1)).toBe(1);
+        expect(await store.purgeCommands(later, 100)).toBe(1);
+        expect(await store.getCommand(a.id, keyed)).toBeNull();
+      });
+
+      it('purgeCommands drops at most `limit` commands a call', async () => {
+        const a = await account();
+        for (let i = 0; i < 5; i++) await command(a.id, T0, 1);
+        expect(await store.purgeCommands(T0 + HOUR, 2)).toBe(2);
+        expect(await store.purgeCommands(T0 + HOUR, 2)).toBe(2);
+        expect(await store.purgeCommands(T0 + HOUR, 2)).toBe(1);
+      });
+    });
+
     describe('attachments', () => {
+      it('purgeAttachments drops attachments stored before the cut-off, at most `limit` a call', async () => {
+        const a = await account();
+        const put = (id: string, createdAt: number) => store.putAttachment({ id, accountId: a.id, fileName: `${id}.txt`, mimeType: 'text/plain', bytes: new Uint8Array([1, 2, 3]), createdAt });
+        await put('old-1', T0);
+        await put('old-2', T0 + 1);
+        await put('new', T0 + HOUR);
+        expect(await store.purgeAttachments(T0 + 2, 1)).toBe(1);
+        expect(await store.purgeAttachments(T0 + 2, 1)).toBe(1);
+        expect(await store.purgeAttachments(T0 + 2, 1)).toBe(0);
+        expect(await store.getAttachment(a.id, 'old-1')).toBeNull();
+        expect(await store.getAttachment(a.id, 'old-2')).toBeNull();
+        expect(await store.getAttachment(a.id, 'new')).not.toBeNull();
+      });
+
       it('stores bytes with their name and media type, per account; a second put replaces them', async () => {
         const a = await account();
         const b = await account();
@@ -895,6 +996,21 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         const purged = await Promise.all(replicas.map((r) => r.purgeEvents(T0 + 1)));
         expect(purged.reduce((x, y) => x + y, 0)).toBe(20);
         expect(await store.eventsPurgedThrough(a.id)).toBe(old.at(-1)!.id);
+      });
+
+      it('command and attachment retention: replicas purging at once drop each row once', async () => {
+        const replicas = [store, await replica(), await replica()];
+        const a = await account();
+        const l = await lease(a.id);
+        for (let i = 0; i < 10; i++) await store.acceptCommand(newCommand(a.id), 0);
+        for (const c of (await store.dispatchCommands(a.id, l.epoch, 100, [], T0))!) await store.settleCommand(settlement(a.id, c.id, l.epoch));
+        for (let i = 0; i < 10; i++) await store.putAttachment({ id: `att-${i}`, accountId: a.id, fileName: 'f', mimeType: 'text/plain', bytes: new Uint8Array([i]), createdAt: T0 });
+        const commands = await Promise.all(replicas.map((r) => r.purgeCommands(T0 + HOUR, 100)));
+        const attachments = await Promise.all(replicas.map((r) => r.purgeAttachments(T0 + 1, 100)));
+        expect(commands.reduce((x, y) => x + y, 0)).toBe(10);
+        expect(attachments.reduce((x, y) => x + y, 0)).toBe(10);
+        expect(await store.purgeCommands(T0 + HOUR, 100)).toBe(0);
+        expect(await store.getAttachment(a.id, 'att-0')).toBeNull();
       });
     });
 

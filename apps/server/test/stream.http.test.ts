@@ -198,7 +198,7 @@ async function queueAndDispatch(a: Ready, type: string, body: unknown, extra: Re
 // ---------------------------------------------------------------------------------------------
 
 describe('command events: exactly one command.settled per settled command', () => {
-  it('each settlement appends one command.settled with commandId, logicalActionId, status, errorCode, commandType and routingPath', async () => {
+  it('each settlement appends one command.settled with commandId, logicalActionId, status, errorCode, errorMessage, errorPath, commandType and routingPath', async () => {
     const a = await readyAccount(server);
     const before = await lastId(a.apiKey);
     const keyed = await queueAndDispatch(a, 'message.send', conversationTarget(a.direct), { 'idempotency-key': 'turn-1' });
@@ -208,15 +208,15 @@ describe('command events: exactly one command.settled per settled command', () =
 
     expect((await a.host.settle(keyed, 'succeeded')).status).toBe(200);
     expect((await a.host.settle(plain, 'succeeded')).status).toBe(200);
-    expect((await a.host.settle(admin, 'failed', 'group_update_unverified')).status).toBe(200);
+    expect((await a.host.settle(admin, 'failed', 'group_update_unverified', { errorMessage: 'the rename could not be confirmed' })).status).toBe(200);
     expect((await a.host.settle(rejected, 'failed', 'gateway_rejected')).status).toBe(200);
 
     const settled = (await allEvents(a.apiKey, before)).filter((e) => e.type === 'command.settled');
     expect(settled.map((e) => e.data)).toEqual([
-      { commandId: keyed, logicalActionId: 'turn-1', status: 'succeeded', errorCode: null, commandType: 'message.send', routingPath: 'agent-turn', conversationId: a.direct },
-      { commandId: plain, logicalActionId: plain, status: 'succeeded', errorCode: null, commandType: 'message.send', routingPath: 'agent-turn', conversationId: a.direct },
-      { commandId: admin, logicalActionId: admin, status: 'failed', errorCode: 'group_update_unverified', commandType: 'group.update', routingPath: 'admin', conversationId: a.group },
-      { commandId: rejected, logicalActionId: rejected, status: 'failed', errorCode: 'gateway_rejected', commandType: 'message.send', routingPath: 'agent-turn', conversationId: a.group },
+      { commandId: keyed, logicalActionId: 'turn-1', status: 'succeeded', errorCode: null, errorMessage: null, errorPath: null, commandType: 'message.send', routingPath: 'agent-turn', conversationId: a.direct },
+      { commandId: plain, logicalActionId: plain, status: 'succeeded', errorCode: null, errorMessage: null, errorPath: null, commandType: 'message.send', routingPath: 'agent-turn', conversationId: a.direct },
+      { commandId: admin, logicalActionId: admin, status: 'failed', errorCode: 'group_update_unverified', errorMessage: 'the rename could not be confirmed', errorPath: null, commandType: 'group.update', routingPath: 'admin', conversationId: a.group },
+      { commandId: rejected, logicalActionId: rejected, status: 'failed', errorCode: 'gateway_rejected', errorMessage: null, errorPath: null, commandType: 'message.send', routingPath: 'agent-turn', conversationId: a.group },
     ]);
     for (const event of settled) {
       expect(eventSchemas.zCommandSettledEvent.parse(event).account).toBe(a.accountId);
@@ -272,7 +272,7 @@ describe('command events: exactly one command.settled per settled command', () =
     expect(appeared!.type).toBe('conversation.appeared');
     expect(appeared!.data).toMatchObject({ kind: 'direct', participants: ['new.friend@example.com'], commandId: id });
     expect(settled!.data).toEqual({
-      commandId: id, logicalActionId: id, status: 'succeeded', errorCode: null, commandType: 'message.send', routingPath: 'admin', conversationId: appeared!.data.conversationId,
+      commandId: id, logicalActionId: id, status: 'succeeded', errorCode: null, errorMessage: null, errorPath: null, commandType: 'message.send', routingPath: 'admin', conversationId: appeared!.data.conversationId,
     });
   });
 });

@@ -59,7 +59,7 @@ for await (const event of client.events({ after, signal: stop.signal })) {
     }
   }
   if (event.type === 'command.settled' && event.data.status === 'failed') {
-    console.error(JSON.stringify({ msg: 'command failed', commandId: event.data.commandId, errorCode: event.data.errorCode }));
+    console.error(JSON.stringify({ msg: 'command failed', commandId: event.data.commandId, errorCode: event.data.errorCode, errorMessage: event.data.errorMessage }));
   }
   writeFileSync(cursorFile, event.id);
 }

@@ -32,7 +32,7 @@ for (const [name, payload] of kinds) {
   const acknowledgement = await client.sendMessage({ target: { kind: 'conversation', conversationId }, payload });
   try {
     const outcome = await client.settled(acknowledgement.commandId, { timeoutMs: 30_000 });
-    console.log(JSON.stringify({ kind: name, commandId: acknowledgement.commandId, status: outcome.status, errorCode: outcome.errorCode }));
+    console.log(JSON.stringify({ kind: name, commandId: acknowledgement.commandId, status: outcome.status, errorCode: outcome.errorCode, errorMessage: outcome.errorMessage }));
     if (outcome.status === 'failed' && outcome.errorCode !== 'transfer_unavailable') failed++;
   } catch (error) {
     if (!(error instanceof SettlementTimeoutError)) throw error;

@@ -120,10 +120,13 @@ export class CommandFailedError extends Error {
   override readonly name = 'CommandFailedError';
   readonly commandId: string;
   readonly errorCode: SettlementCode;
+  /** Why, for people (the command's `errorMessage`); branch on `errorCode`. */
+  readonly errorMessage: string | null;
 
-  constructor(commandId: string, errorCode: SettlementCode) {
-    super(`command ${commandId} settled failed: ${errorCode}`);
+  constructor(commandId: string, errorCode: SettlementCode, errorMessage: string | null = null) {
+    super(`command ${commandId} settled failed: ${errorCode}${errorMessage ? ` (${errorMessage})` : ''}`);
     this.commandId = commandId;
     this.errorCode = errorCode;
+    this.errorMessage = errorMessage;
   }
 }

@@ -17,14 +17,14 @@ function setup(steps: Step[]) {
 describe('settled()', () => {
   it('polls GET /v1/commands/{id} with a doubling interval until the command settles', async () => {
     const { client, clock, requests } = setup([command('queued'), command('queued'), command('queued'), command('succeeded')]);
-    expect(await clock.run(client.settled(commandId))).toEqual({ commandId, status: 'succeeded', errorCode: null });
+    expect(await clock.run(client.settled(commandId))).toEqual({ commandId, status: 'succeeded', errorCode: null, errorMessage: null, errorPath: null });
     expect(requests.map((r) => new URL(r.url).pathname)).toEqual(Array(4).fill(`/v1/commands/${commandId}`));
     expect(clock.fired).toEqual([100, 200, 400]);
   });
 
   it('returns failed with its settlement code', async () => {
     const { client, clock } = setup([command('failed', 'payload_invalid')]);
-    expect(await clock.run(client.settled(commandId))).toEqual({ commandId, status: 'failed', errorCode: 'payload_invalid' });
+    expect(await clock.run(client.settled(commandId))).toEqual({ commandId, status: 'failed', errorCode: 'payload_invalid', errorMessage: null, errorPath: null });
   });
 
   it('throws SettlementTimeoutError when nothing settles in time', async () => {
@@ -38,9 +38,9 @@ describe('settled()', () => {
 
   it('with `after`, awaits the command event on the stream', async () => {
     const { client, clock, requests } = setup([
-      (r) => sse([frame(8, 'message.sent'), frame(9, 'command.settled', { commandId: 'other', status: 'succeeded', errorCode: null }), frame(10, 'command.settled', { commandId, status: 'failed', errorCode: 'stale_target' })], 'hang', r),
+      (r) => sse([frame(8, 'message.sent'), frame(9, 'command.settled', { commandId: 'other', status: 'succeeded', errorCode: null }), frame(10, 'command.settled', { commandId, status: 'failed', errorCode: 'stale_target', errorMessage: 'the membership changed', errorPath: null })], 'hang', r),
     ]);
-    expect(await clock.run(client.settled(commandId, { after: '7' }))).toEqual({ commandId, status: 'failed', errorCode: 'stale_target' });
+    expect(await clock.run(client.settled(commandId, { after: '7' }))).toEqual({ commandId, status: 'failed', errorCode: 'stale_target', errorMessage: 'the membership changed', errorPath: null });
     expect(requests[0]!.headers.get('last-event-id')).toBe('7');
     expect(requests[0]!.signal.aborted).toBe(true);
   });

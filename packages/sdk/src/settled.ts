@@ -24,19 +24,26 @@ export interface SettlementReader {
   events(options: EventsOptions): AsyncIterable<StreamItem>;
 }
 
-/** How a command settled: `succeeded`, or `failed` with its settlement code. */
+/**
+ * How a command settled: `succeeded`, or `failed` with its settlement code (branch on it) and,
+ * for people, why (`errorMessage`) and where in the request body (`errorPath`, a JSON Pointer).
+ */
 export type CommandOutcome =
-  | { commandId: string; status: 'succeeded'; errorCode: null }
-  | { commandId: string; status: 'failed'; errorCode: SettlementCode };
+  | { commandId: string; status: 'succeeded'; errorCode: null; errorMessage: null; errorPath: null }
+  | { commandId: string; status: 'failed'; errorCode: SettlementCode; errorMessage: string | null; errorPath: string | null };
 
-function outcome(commandId: string, status: 'succeeded' | 'failed', errorCode: SettlementCode | null): CommandOutcome {
-  return status === 'succeeded' ? { commandId, status, errorCode: null } : { commandId, status, errorCode: errorCode! };
+/** What a command read and a command event both say of a settlement (a server from before errorMessage omits it). */
+type Settled = { status: 'succeeded' | 'failed'; errorCode: SettlementCode | null; errorMessage?: string | null; errorPath?: string | null };
+
+// The server sends errorCode, errorMessage and errorPath null exactly on success.
+function outcome(commandId: string, { status, errorCode, errorMessage = null, errorPath = null }: Settled): CommandOutcome {
+  return { commandId, status, errorCode, errorMessage, errorPath } as CommandOutcome;
 }
 
 async function poll(client: SettlementReader, clock: Clock, commandId: string, signal: AbortSignal): Promise<CommandOutcome> {
   for (let interval = 100; ; interval = Math.min(2_000, interval * 2)) {
     const command = await client.getCommand(commandId, { signal });
-    if (command.status !== 'queued') return outcome(commandId, command.status, command.errorCode);
+    if (command.status !== 'queued') return outcome(commandId, { ...command, status: command.status });
     await clock.sleep(interval, signal);
   }
 }
@@ -46,11 +53,11 @@ async function watch(client: SettlementReader, commandId: string, after: string,
     // The head first, then the command: a settlement after the read has an event past the head.
     after = (await client.eventPage({ after: 'now', limit: 1 }, { signal })).nextAfter;
     const command = await client.getCommand(commandId, { signal });
-    if (command.status !== 'queued') return outcome(commandId, command.status, command.errorCode);
+    if (command.status !== 'queued') return outcome(commandId, { ...command, status: command.status });
   }
   for await (const item of client.events({ after, signal })) {
     if (item.type === 'command.settled' && item.data.commandId === commandId) {
-      return outcome(commandId, item.data.status, item.data.errorCode);
+      return outcome(commandId, item.data);
     }
   }
   // The iteration only ends when the signal aborts.

@@ -105,6 +105,8 @@ describe('the stream', () => {
           break;
         case 'command.settled':
           expectTypeOf(item.data.errorCode).toEqualTypeOf<SettlementCode | null>();
+          expectTypeOf(item.data.errorMessage).toEqualTypeOf<string | null>();
+          expectTypeOf(item.data.errorPath).toEqualTypeOf<string | null>();
           break;
         case 'conversation.appeared':
           expectTypeOf(item.data.commandId).toEqualTypeOf<string | null | undefined>();
@@ -167,6 +169,22 @@ describe('outcomes and errors', () => {
     const check = (outcome: CommandOutcome) => {
       if (outcome.status === 'failed') expectTypeOf(outcome.errorCode).toEqualTypeOf<SettlementCode>();
       else expectTypeOf(outcome.errorCode).toBeNull();
+    };
+    void check;
+  });
+
+  it('says why a command failed, for people, on the outcome and the command resource', () => {
+    const check = async (outcome: CommandOutcome) => {
+      if (outcome.status === 'failed') {
+        expectTypeOf(outcome.errorMessage).toEqualTypeOf<string | null>();
+        expectTypeOf(outcome.errorPath).toEqualTypeOf<string | null>();
+      } else {
+        expectTypeOf(outcome.errorMessage).toBeNull();
+        expectTypeOf(outcome.errorPath).toBeNull();
+      }
+      const command = await client.getCommand(outcome.commandId);
+      expectTypeOf(command.errorMessage).toEqualTypeOf<string | null>();
+      expectTypeOf(command.errorPath).toEqualTypeOf<string | null>();
     };
     void check;
   });

@@ -69,9 +69,9 @@ export class TestHost {
     return commands;
   }
 
-  /** Settles under the current epoch and answers what the server did (a 409 too). */
-  async settle(commandId: string, status: 'succeeded' | 'failed', errorCode: SettlementCode | null = null): Promise<Answer> {
-    const answer = await this.client.settle({ epoch: this.epoch, commandId, status, errorCode });
+  /** Settles under the current epoch (saying why, when `why` does) and answers what the server did (a 409 too). */
+  async settle(commandId: string, status: 'succeeded' | 'failed', errorCode: SettlementCode | null = null, why: { errorMessage?: string; errorPath?: string; detail?: string } = {}): Promise<Answer> {
+    const answer = await this.client.settle({ epoch: this.epoch, commandId, status, errorCode, ...why });
     if (answer.status === 200 || answer.status === 409) this.holding.delete(commandId);
     return answer;
   }

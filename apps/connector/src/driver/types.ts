@@ -87,15 +87,20 @@ export type OutcomeResult =
   /** There is no message to react to. */
   | 'no_message_to_react_to';
 
-export interface Outcome {
-  result: OutcomeResult;
-  /** Why, for the logs and the settlement's `detail`. */
-  detail?: string;
+/**
+ * How a driver call ended. A failure always says why, in the driver's words: that is the
+ * command's `errorMessage`, what a client reads to learn what the platform did.
+ */
+export type Outcome = {
   /** What the call made happen, in order; reported before the command is settled. */
   events: ReportableEvent[];
   /** The platform already showed this logical action, so nothing was done again; this is what the first execution ended with. */
   replayed?: boolean;
-}
+} & (
+  /** A success may carry a note for the logs. */
+  | { result: 'confirmed'; detail?: string }
+  | { result: Exclude<OutcomeResult, 'confirmed'>; detail: string }
+);
 
 /** What the platform already shows for a logical action. */
 export interface ExecutionRecord {

@@ -62,9 +62,9 @@ describe('settlement of driver outcomes', () => {
     ['stale_target', 'stale_target'],
     ['group_update_unverified', 'group_update_unverified'],
     ['no_message_to_react_to', 'no_message_to_react_to'],
-  ])('%s settles %s', (result, code) => {
-    const outcome: Outcome = { result, events: [] };
-    expect(settlementOf(outcome)).toMatchObject({ status: code === null ? 'succeeded' : 'failed', errorCode: code });
+  ])('%s settles %s, with the driver\'s reason', (result, code) => {
+    const outcome = { result, detail: `why ${result}`, events: [] } as Outcome;
+    expect(settlementOf(outcome)).toMatchObject({ status: code === null ? 'succeeded' : 'failed', errorCode: code, detail: `why ${result}` });
   });
 });
 
@@ -72,6 +72,26 @@ describe('the order of the host\'s checks', () => {
   test('payload_invalid comes first, before capabilities', async () => {
     const executor = new Executor(driver, []);
     expect(await executor.execute(dispatched('message.send', { txt: 'x' }, dm()))).toMatchObject({ status: 'failed', errorCode: 'payload_invalid' });
+  });
+
+  test('payload_invalid says what and where: zod\'s issues with JSON Pointers, a misspelled key first', async () => {
+    const executor = new Executor(driver, everything);
+    expect(await executor.execute(dispatched('message.send', { txt: 'x' }, dm()))).toMatchObject({
+      errorCode: 'payload_invalid',
+      errorPath: '/payload/txt',
+      detail: '/payload/txt: Unrecognized key: "txt"; /payload/text: Invalid input: expected string, received undefined',
+    });
+    expect(await executor.execute(dispatched('message.send', { kind: 'poll', question: 'q', options: ['only'] }, dm()))).toMatchObject({
+      errorPath: '/payload/options',
+      detail: expect.stringMatching(/^\/payload\/options: Too small/),
+    });
+    // A key that is not a JSON Pointer's plain segment is escaped (RFC 6901).
+    expect(await executor.execute(dispatched('name_photo.share', { 'a/b~c': 1 }, dm()))).toMatchObject({ errorPath: '/payload/a~1b~0c' });
+  });
+
+  test('a target of the wrong kind and a media payload say where too', async () => {
+    const executor = new Executor(driver, everything);
+    expect(await executor.execute(dispatched('message.send', { kind: 'attachment', transferId: 't' }, dm()))).toMatchObject({ errorCode: 'transfer_unavailable', errorPath: '/payload/transferId' });
   });
 
   test('capability_constraint_violation comes before transfer_unavailable', async () => {

@@ -8,7 +8,10 @@ import { validate, type MessageSendPayload, type Plan } from './validate.ts';
 export interface Execution {
   status: 'succeeded' | 'failed';
   errorCode: SettlementCode | null;
+  /** Why: on a failure, the client's errorMessage; on a success, a note for the logs. */
   detail?: string;
+  /** Where in the request body a failure is (a JSON Pointer), when it is about one place. */
+  errorPath?: string;
   events: ReportableEvent[];
   /** The platform already showed the command's logical action; nothing was done again. */
   replayed: boolean;
@@ -32,8 +35,8 @@ export function settlementOf(outcome: Outcome): Execution {
   return { status: 'failed', errorCode: SETTLEMENT_CODE[outcome.result], ...detail, events: outcome.events, replayed };
 }
 
-function failed(errorCode: SettlementCode, detail: string): Execution {
-  return { status: 'failed', errorCode, detail, events: [], replayed: false };
+function failed(errorCode: SettlementCode, detail: string, errorPath?: string): Execution {
+  return { status: 'failed', errorCode, detail, ...(errorPath === undefined ? {} : { errorPath }), events: [], replayed: false };
 }
 
 /** Payloads that name staged media by transferId; the service has no way to stage any. */
@@ -46,10 +49,10 @@ function transferIdOf(plan: Plan): string | null {
 /** A rule of the command type about the kind of conversation it acts on, or null when it holds. */
 function conversationKindRule(plan: Plan): Execution | null {
   if ((plan.type === 'reaction.apply' || plan.type === 'name_photo.share') && plan.conversation.kind !== 'direct') {
-    return failed('direct_conversation_required', `${plan.type} acts on a direct conversation; this one is a group`);
+    return failed('direct_conversation_required', `${plan.type} acts on a direct conversation; this one is a group`, '/target/conversationId');
   }
   if ((plan.type === 'group.update' || plan.type === 'group.leave') && plan.conversation.kind !== 'group') {
-    return failed('invalid_target', `${plan.type} acts on a group; this conversation is direct`);
+    return failed('invalid_target', `${plan.type} acts on a group; this conversation is direct`, '/target/conversationId');
   }
   return null;
 }
@@ -76,14 +79,14 @@ export class Executor {
 
   async execute(command: DispatchedCommand): Promise<Execution> {
     const validation = validate(command);
-    if (!validation.ok) return failed(validation.code, validation.detail);
+    if (!validation.ok) return failed(validation.code, validation.detail, validation.path);
     const { plan } = validation;
 
     const capability = checkCapabilities(plan, this.capabilities);
     if (!capability.ok) return failed('capability_constraint_violation', capability.detail);
 
     const transferId = transferIdOf(plan);
-    if (transferId !== null) return failed('transfer_unavailable', `transferId "${transferId}" names no staged media: the service has no way to stage any`);
+    if (transferId !== null) return failed('transfer_unavailable', `transferId "${transferId}" names no staged media: the service has no way to stage any`, '/payload/transferId');
 
     const kindRule = conversationKindRule(plan);
     if (kindRule) return kindRule;

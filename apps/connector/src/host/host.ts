@@ -235,7 +235,7 @@ export class ConnectorHost {
       // Only a refused settlement stays held: handing it out again would only be refused again.
       if (settled !== 'rejected') session.holding.delete(command.commandId);
       if (settled === 'settled') {
-        log.info({ status: execution.status, errorCode: execution.errorCode, detail: execution.detail, ms }, 'command settled');
+        log.info({ status: execution.status, errorCode: execution.errorCode, detail: execution.detail, errorPath: execution.errorPath, ms }, 'command settled');
       } else if (settled !== 'rejected') {
         if (settled === 'lease_lost') this.keeper.markLost(epoch);
         log.warn({ error: settled, status: execution.status, errorCode: execution.errorCode }, 'settlement refused');

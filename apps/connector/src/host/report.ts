@@ -10,6 +10,21 @@ export type SettleResult = 'settled' | 'lease_lost' | 'already_settled' | 'not_d
 
 const MAX_BATCH = 500;
 const MAX_DETAIL = 2_000;
+/** What the protocol takes of a failure's message and path (the server keeps 1,024 characters of each). */
+const MAX_ERROR = 8_192;
+
+/**
+ * Why a settlement ended as it did, as the protocol carries it: a failure's reason is the
+ * client's errorMessage (with its errorPath); a success's note is a detail for the server's log.
+ */
+function why(execution: Execution): { errorMessage?: string; errorPath?: string; detail?: string } {
+  if (execution.status === 'succeeded') return execution.detail === undefined ? {} : { detail: execution.detail.slice(0, MAX_DETAIL) };
+  return {
+    ...(execution.detail === undefined ? {} : { errorMessage: execution.detail.slice(0, MAX_ERROR) }),
+    // A path cut short would point elsewhere; one past the protocol's bound (never seen) goes unsaid.
+    ...(execution.errorPath === undefined || execution.errorPath.length > MAX_ERROR ? {} : { errorPath: execution.errorPath }),
+  };
+}
 
 /**
  * Tells the server what happened: platform events, then settlements, each under the epoch of
@@ -70,9 +85,8 @@ export class Reporter {
   }
 
   async settle(epoch: number, command: DispatchedCommand, execution: Execution, until: AbortSignal): Promise<SettleResult> {
-    const detail = execution.detail === undefined ? {} : { detail: execution.detail.slice(0, MAX_DETAIL) };
     const answer = await this.retry('settlement', until, () =>
-      this.client.settle({ epoch, commandId: command.commandId, status: execution.status, errorCode: execution.errorCode, ...detail }),
+      this.client.settle({ epoch, commandId: command.commandId, status: execution.status, errorCode: execution.errorCode, ...why(execution) }),
     );
     if (answer.status === 200) return 'settled';
     const error = errorOf(answer);

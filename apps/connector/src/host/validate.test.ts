@@ -44,7 +44,8 @@ describe('message.send to a conversation', () => {
 
   test('the detail names the offending field', () => {
     const result = validate(dispatched('message.send', { kind: 'rich_text', text: 'hi', effect: 'sparkles' }));
-    expect(result.ok === false && result.detail).toMatch(/payload\.effect/);
+    expect(result.ok === false && result.detail).toMatch(/^\/payload\/effect: /);
+    expect(result.ok === false && result.path).toBe('/payload/effect');
   });
 });
 

@@ -19,16 +19,35 @@ export type Plan =
   | { type: 'group.update'; conversation: ConversationRef; payload: GroupUpdatePayload }
   | { type: 'group.leave'; conversation: ConversationRef };
 
-export type Validation = { ok: true; plan: Plan } | { ok: false; code: 'payload_invalid' | 'invalid_target'; detail: string };
+/** A failed validation: its settlement code, why (for people), and where in the request body (a JSON Pointer). */
+export type Invalid = { ok: false; code: 'payload_invalid' | 'invalid_target'; detail: string; path: string };
+export type Validation = { ok: true; plan: Plan } | Invalid;
 
-function describe(error: z.ZodError): string {
-  return error.issues.map((i) => `${i.path.length > 0 ? `payload.${i.path.join('.')}` : 'payload'}: ${i.message}`).join('; ');
+/** A JSON Pointer (RFC 6901) into the command's request body. */
+function pointer(segments: readonly PropertyKey[]): string {
+  return segments.map((s) => `/${String(s).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
 }
 
-/** Parses the payload with `schema`; the result carries the zod message for the settlement's detail. */
-function parse<T>(schema: z.ZodType<T>, payload: unknown): { ok: true; data: T } | { ok: false; code: 'payload_invalid'; detail: string } {
+/** Where an issue is: an unrecognized key is itself the place (the misspelling), not the object holding it. */
+function placeOf(issue: z.core.$ZodIssue): string {
+  const keys = issue.code === 'unrecognized_keys' ? issue.keys.slice(0, 1) : [];
+  return pointer(['payload', ...issue.path, ...keys]);
+}
+
+/**
+ * Every issue with its place, the unrecognized keys first: a misspelled field also reports the
+ * field it was meant to be as missing, and the misspelling is the cause.
+ */
+function invalidPayload(error: z.ZodError): Invalid {
+  const issues = [...error.issues].sort((a, b) => Number(b.code === 'unrecognized_keys') - Number(a.code === 'unrecognized_keys'));
+  const detail = issues.map((i) => `${placeOf(i)}: ${i.message}`).join('; ');
+  return { ok: false, code: 'payload_invalid', detail, path: issues.length > 0 ? placeOf(issues[0]!) : '/payload' };
+}
+
+/** Parses the payload with `schema`; a failure says what (zod's messages) and where, for the settlement. */
+function parse<T>(schema: z.ZodType<T>, payload: unknown): { ok: true; data: T } | Invalid {
   const result = schema.safeParse(payload);
-  return result.success ? { ok: true, data: result.data } : { ok: false, code: 'payload_invalid', detail: describe(result.error) };
+  return result.success ? { ok: true, data: result.data } : invalidPayload(result.error);
 }
 
 /**
@@ -38,7 +57,7 @@ function parse<T>(schema: z.ZodType<T>, payload: unknown): { ok: true; data: T }
  */
 export function validate(command: DispatchedCommand): Validation {
   const { target } = command;
-  const wrongTarget = (): Validation => ({ ok: false, code: 'invalid_target', detail: `${command.type} cannot take a target of kind "${target.kind}"` });
+  const wrongTarget = (): Validation => ({ ok: false, code: 'invalid_target', detail: `${command.type} cannot take a target of kind "${target.kind}"`, path: '/target/kind' });
 
   if (command.type === 'message.send') {
     if (target.kind === 'recipient') {

@@ -5,6 +5,7 @@ import type { Services } from '../services.ts';
 import type { CommandRecord } from '../store/types.ts';
 import type { EventData } from '../stream/envelope.ts';
 import { leaseLost } from '../leases/leases.ts';
+import { boundErrorMessage, boundErrorPath } from './failure.ts';
 
 export type SettleOutcome = { ok: true; command: CommandRecord } | { ok: false; error: ApiError };
 
@@ -21,6 +22,11 @@ export async function settleCommand(
   if ((settlement.status === 'succeeded') !== (settlement.errorCode === null)) {
     return { ok: false, error: new ApiError('invalid_request', 'errorCode is null exactly when status is succeeded') };
   }
+  if (settlement.status === 'succeeded' && (settlement.errorMessage !== undefined || settlement.errorPath !== undefined)) {
+    return { ok: false, error: new ApiError('invalid_request', 'errorMessage and errorPath say why a command failed; a succeeded one has neither') };
+  }
+  // A host from before errorMessage said why in detail.
+  const message = settlement.errorMessage ?? (settlement.status === 'failed' ? settlement.detail : undefined);
   const now = services.clock.now();
   const result = await services.store.settleCommand({
     accountId,
@@ -28,6 +34,8 @@ export async function settleCommand(
     epoch: settlement.epoch,
     status: settlement.status,
     errorCode: settlement.errorCode,
+    errorMessage: message === undefined ? null : boundErrorMessage(message),
+    errorPath: settlement.errorPath === undefined ? null : boundErrorPath(settlement.errorPath),
     detail: settlement.detail ?? null,
     at: now,
     eventData: (c): EventData<'command.settled'> => ({
@@ -35,6 +43,8 @@ export async function settleCommand(
       logicalActionId: c.logicalActionId,
       status: c.status as 'succeeded' | 'failed',
       errorCode: c.errorCode,
+      errorMessage: c.errorMessage,
+      errorPath: c.errorPath,
       commandType: c.type,
       routingPath: c.routingPath,
       conversationId: c.conversationId,
@@ -54,7 +64,7 @@ export async function settleCommand(
       services.hub.notify(accountId);
       services.metrics.settlements.inc({ type: c.type, routing_path: c.routingPath, status: c.status, error_code: c.errorCode ?? '' });
       services.metrics.settleLatency.observe({ routing_path: c.routingPath }, (now - c.createdAt) / 1000);
-      services.log.info({ commandId: c.id, status: c.status, errorCode: c.errorCode, detail: settlement.detail }, 'command settled');
+      services.log.info({ commandId: c.id, status: c.status, errorCode: c.errorCode, errorMessage: c.errorMessage, errorPath: c.errorPath, detail: settlement.detail }, 'command settled');
     }
   }
   return { ok: true, command: result.command };

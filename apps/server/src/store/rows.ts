@@ -46,6 +46,8 @@ export function command(row: Row): CommandRecord {
     idempotencyKey: (row.idempotency_key as string | null) ?? null,
     conversationId: (row.conversation_id as string | null) ?? null,
     errorCode: (row.error_code as CommandRecord['errorCode']) ?? null,
+    errorMessage: (row.error_message as string | null) ?? null,
+    errorPath: (row.error_path as string | null) ?? null,
     createdAt: Number(row.created_at),
     settledAt: row.settled_at === null ? null : Number(row.settled_at),
     dispatchEpoch: row.dispatch_epoch === null ? null : Number(row.dispatch_epoch),

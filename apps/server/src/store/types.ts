@@ -51,6 +51,10 @@ export interface CommandRecord {
   idempotencyKey: string | null;
   conversationId: string | null;
   errorCode: SettlementCode | null;
+  /** Why it failed, for people (bounded by the caller); null unless failed. */
+  errorMessage: string | null;
+  /** Where in the request body it failed, a JSON Pointer; null unless failed there. */
+  errorPath: string | null;
   createdAt: number;
   settledAt: number | null;
   /** The lease epoch the command was last dispatched under; null until dispatched. */
@@ -118,6 +122,8 @@ export interface Settlement {
   epoch: number;
   status: 'succeeded' | 'failed';
   errorCode: SettlementCode | null;
+  errorMessage: string | null;
+  errorPath: string | null;
   detail: string | null;
   at: number;
   /** The command.settled event's data; built by the caller so the store stays ignorant of its shape. */
@@ -241,6 +247,12 @@ export interface Store {
   newestEventId(accountId: string): Promise<number>;
   purgeEvents(olderThan: number): Promise<number>;
   purgeIdempotencyKeys(olderThan: number): Promise<number>;
+  /**
+   * Drops up to `limit` commands settled before `settledBefore`; answers how many. Never a
+   * command still queued, and never one whose Idempotency-Key is still kept (an adopted
+   * duplicate answers with it).
+   */
+  purgeCommands(settledBefore: number, limit: number): Promise<number>;
 
   acquireLease(input: Omit<LeaseRecord, 'epoch' | 'acquiredAt' | 'expiresAt'>, now: number, ttlMs: number): Promise<LeaseAcquireResult>;
   renewLease(accountId: string, epoch: number, now: number, ttlMs: number): Promise<LeaseRecord | null>;
@@ -250,6 +262,8 @@ export interface Store {
 
   putAttachment(record: AttachmentRecord): Promise<void>;
   getAttachment(accountId: string, id: string): Promise<AttachmentRecord | null>;
+  /** Drops up to `limit` attachments stored before `olderThan`; answers how many. */
+  purgeAttachments(olderThan: number, limit: number): Promise<number>;
 
   /** Webhook endpoints and deliveries (src/store/webhooks.ts); a store without them serves no webhooks. */
   readonly webhooks?: WebhookStore;

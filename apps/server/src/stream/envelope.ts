@@ -11,8 +11,11 @@ export type EventData<T extends EventBody['type']> = Extract<EventBody, { type: 
 
 /**
  * The stream's envelope for a stored event. Every event in the log was written from an
- * EventBody (commands/settle.ts, stream/platform-events.ts), so it reads back as one.
+ * EventBody (commands/settle.ts, stream/platform-events.ts), so it reads back as one; a
+ * command.settled written before errorMessage and errorPath existed reads them as null.
  */
 export function toEnvelope(event: EventRecord): StreamEvent {
-  return { id: String(event.id), type: event.type, time: new Date(event.time).toISOString(), account: event.accountId, data: event.data } as StreamEvent;
+  const legacy = event.type === 'command.settled' && typeof event.data === 'object' && event.data !== null && !('errorMessage' in event.data);
+  const data = legacy ? { ...(event.data as object), errorMessage: null, errorPath: null } : event.data;
+  return { id: String(event.id), type: event.type, time: new Date(event.time).toISOString(), account: event.accountId, data } as StreamEvent;
 }

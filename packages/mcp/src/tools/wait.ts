@@ -18,14 +18,16 @@ export const waitInput = {
   timeoutMs,
 };
 
-/** The command's outcome as a tool reports it: settled or still queued, with the code's meaning on failure. */
+/** The command's outcome as a tool reports it: settled or still queued, with the code's meaning and why on failure. */
 export async function outcomeOf(client: SwitchboardClient, ack: Acknowledgement, wait: boolean | undefined, waitMs: number | undefined): Promise<Record<string, unknown>> {
   // An adopted command can already be settled: its outcome costs one read.
   if (!wait && ack.status === 'queued') return { status: 'queued', settled: false };
   try {
     const outcome = await client.settled(ack.commandId, { timeoutMs: waitMs ?? waitBounds.default });
     if (outcome.status === 'succeeded') return { status: 'succeeded', settled: true };
-    return { status: 'failed', settled: true, errorCode: outcome.errorCode, errorMeaning: settlementMeaning(outcome.errorCode) };
+    // errorMessage and errorPath say what went wrong with this command, in words a model can act on.
+    const { errorCode, errorMessage, errorPath } = outcome;
+    return { status: 'failed', settled: true, errorCode, errorMeaning: settlementMeaning(errorCode), errorMessage, errorPath };
   } catch (error) {
     if (!(error instanceof SettlementTimeoutError)) throw error;
     return { status: 'queued', settled: false, note: `not settled within ${error.timeoutMs} ms; it may still settle: read it with command_status` };

@@ -213,7 +213,13 @@ describe('settlement failures come back with their settlement code and its meani
 
   it('an attachment settles transfer_unavailable', async () => {
     const answer = await agent.ok('message_send', { conversationId: dm, payload: { kind: 'attachment', transferId: 't-1' }, wait: true });
-    expect(answer).toMatchObject({ status: 'failed', errorCode: 'transfer_unavailable', errorMeaning: settlementCatalog.transfer_unavailable.description });
+    expect(answer).toMatchObject({
+      status: 'failed',
+      errorCode: 'transfer_unavailable',
+      errorMeaning: settlementCatalog.transfer_unavailable.description,
+      errorMessage: expect.stringContaining('transferId "t-1"'),
+      errorPath: '/payload/transferId',
+    });
   });
 
   it('remove_participant on an OS 26 host stalls and settles group_update_unverified; the admin result says it is not idempotent', async () => {

@@ -60,7 +60,7 @@ describe('the SDK with the simulated connector host', () => {
     }
     controller.abort();
     const acknowledgement = await client.sendMessage({ target: { kind: 'conversation', conversationId: conversationId! }, payload: { text: 'It ships today.' } });
-    expect(await client.settled(acknowledgement.commandId, { timeoutMs: 20_000 })).toEqual({ commandId: acknowledgement.commandId, status: 'succeeded', errorCode: null });
+    expect(await client.settled(acknowledgement.commandId, { timeoutMs: 20_000 })).toEqual({ commandId: acknowledgement.commandId, status: 'succeeded', errorCode: null, errorMessage: null, errorPath: null });
   });
 
   it('rich content to a new contact in one call: plain text first, then the rich payload into the new conversation', async () => {
@@ -74,10 +74,16 @@ describe('the SDK with the simulated connector host', () => {
     expect((await client.settled(result.richSend.commandId, { timeoutMs: 20_000 })).status).toBe('succeeded');
   });
 
-  it('a payload the host rejects is accepted, then settles failed payload_invalid', async () => {
+  it('a payload the host rejects is accepted, then settles failed payload_invalid, saying why and where', async () => {
     const [conversation] = (await client.listConversations()).conversations;
     const payload = { kind: 'poll', question: 'Lunch?', options: ['only one'] } as never;
     const acknowledgement = await client.sendMessage({ target: { kind: 'conversation', conversationId: conversation!.conversationId }, payload });
-    expect(await client.settled(acknowledgement.commandId, { timeoutMs: 20_000 })).toEqual({ commandId: acknowledgement.commandId, status: 'failed', errorCode: 'payload_invalid' });
+    const why = { errorMessage: '/payload/options: Too small: expected array to have >=2 items', errorPath: '/payload/options' };
+    expect(await client.settled(acknowledgement.commandId, { timeoutMs: 20_000 })).toEqual({ commandId: acknowledgement.commandId, status: 'failed', errorCode: 'payload_invalid', ...why });
+    // The typed command resource carries both.
+    const command = await client.getCommand(acknowledgement.commandId);
+    const message: string | null = command.errorMessage;
+    const path: string | null = command.errorPath;
+    expect({ errorMessage: message, errorPath: path }).toEqual(why);
   });
 });

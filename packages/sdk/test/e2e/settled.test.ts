@@ -22,13 +22,13 @@ describe('settled()', () => {
 
   it('awaits succeeded by polling the command', async () => {
     const acknowledgement = await a.client.sendMessage({ target: target(), payload: { kind: 'poll', question: 'Lunch?', options: ['yes', 'no'] } });
-    expect(await a.client.settled(acknowledgement.commandId, { timeoutMs: 10_000 })).toEqual({ commandId: acknowledgement.commandId, status: 'succeeded', errorCode: null });
+    expect(await a.client.settled(acknowledgement.commandId, { timeoutMs: 10_000 })).toEqual({ commandId: acknowledgement.commandId, status: 'succeeded', errorCode: null, errorMessage: null, errorPath: null });
   });
 
   it('awaits the command event on the stream when given a cursor from before the send', async () => {
     const after = await a.host.head();
     const acknowledgement = await a.client.applyTapback({ target: target(), payload: { messageExternalId: 'm1', tapback: 'love' } });
-    expect(await a.client.settled(acknowledgement.commandId, { after, timeoutMs: 10_000 })).toEqual({ commandId: acknowledgement.commandId, status: 'succeeded', errorCode: null });
+    expect(await a.client.settled(acknowledgement.commandId, { after, timeoutMs: 10_000 })).toEqual({ commandId: acknowledgement.commandId, status: 'succeeded', errorCode: null, errorMessage: null, errorPath: null });
   });
 
   it("after: 'now' answers a command settled before the call, and awaits on the stream one that settles after it", async () => {
@@ -46,7 +46,7 @@ describe('settled()', () => {
     await streaming;
     const late = new HostLoop(b.host);
     try {
-      expect(await outcome).toEqual({ commandId: queued.commandId, status: 'succeeded', errorCode: null });
+      expect(await outcome).toEqual({ commandId: queued.commandId, status: 'succeeded', errorCode: null, errorMessage: null, errorPath: null });
     } finally {
       await late.stop();
       await proxy.stop();
@@ -58,7 +58,7 @@ describe('settled()', () => {
     const payload = { kind: 'rich_text', text: 'hi', efect: 'confetti' } as never;
     const acknowledgement = await a.client.sendMessage({ target: target(), payload });
     expect(acknowledgement.disposition).toBe('queued');
-    expect(await a.client.settled(acknowledgement.commandId, { timeoutMs: 10_000 })).toEqual({ commandId: acknowledgement.commandId, status: 'failed', errorCode: 'payload_invalid' });
+    expect(await a.client.settled(acknowledgement.commandId, { timeoutMs: 10_000 })).toEqual({ commandId: acknowledgement.commandId, status: 'failed', errorCode: 'payload_invalid', errorMessage: null, errorPath: null });
 
     const executed = loop.executed.length;
     const strict = new SwitchboardClient({ baseUrl: service.server.url, apiKey: a.apiKey, validate: true });

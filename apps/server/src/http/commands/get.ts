@@ -24,6 +24,8 @@ async function sendCommand(services: Services, accountId: string, commandId: str
     idempotencyKey: command.idempotencyKey,
     conversationId: command.conversationId,
     errorCode: command.errorCode,
+    errorMessage: command.errorMessage,
+    errorPath: command.errorPath,
     createdAt: iso(command.createdAt),
     settledAt: command.settledAt === null ? null : iso(command.settledAt),
     history: history.map((h) => ({ status: h.status, at: iso(h.at) })),

@@ -259,7 +259,7 @@ export class PostgresStore implements Store, ChangeFeed {
         VALUES (${input.id}, ${input.accountId}, ${input.type}, ${input.routingPath}, 'queued', ${JSON.stringify(input.target)}, ${JSON.stringify(input.payload)},
           ${input.logicalActionId}, ${input.idempotencyKey}, ${input.conversationId}, ${input.createdAt})`;
       await notify(tx, 'commands', input.accountId);
-      return { disposition: 'queued', command: { ...input, status: 'queued', errorCode: null, settledAt: null, dispatchEpoch: null } };
+      return { disposition: 'queued', command: { ...input, status: 'queued', errorCode: null, errorMessage: null, errorPath: null, settledAt: null, dispatchEpoch: null } };
     });
   }
 
@@ -311,8 +311,9 @@ export class PostgresStore implements Store, ChangeFeed {
       if (!live) return { outcome: 'lease_lost' };
       if (current.status !== 'queued') return { outcome: 'conflict', command: current };
       if (current.dispatchEpoch !== s.epoch) return { outcome: 'not_dispatched' };
-      await tx`UPDATE commands SET status = ${s.status}, error_code = ${s.errorCode}, detail = ${s.detail}, settled_at = ${s.at} WHERE id = ${s.commandId}`;
-      const settled: CommandRecord = { ...current, status: s.status, errorCode: s.errorCode, settledAt: s.at };
+      await tx`UPDATE commands SET status = ${s.status}, error_code = ${s.errorCode}, error_message = ${s.errorMessage}, error_path = ${s.errorPath},
+        detail = ${s.detail}, settled_at = ${s.at} WHERE id = ${s.commandId}`;
+      const settled: CommandRecord = { ...current, status: s.status, errorCode: s.errorCode, errorMessage: s.errorMessage, errorPath: s.errorPath, settledAt: s.at };
       const [event] = await insertEvents(tx, s.accountId, [{ type: 'command.settled', time: s.at, data: s.eventData(settled) }]);
       return { outcome: 'settled', command: settled, event: event! };
     });
@@ -394,6 +395,22 @@ export class PostgresStore implements Store, ChangeFeed {
     });
   }
 
+  purgeCommands(settledBefore: number, limit: number): Promise<number> {
+    return this.write(async (tx) => {
+      if (!(await retentionTurn(tx))) return 0;
+      // A command whose key is still kept stays: an adopted duplicate answers with it.
+      // A poll is kept as long as the command that sent it (its pollId).
+      const [row] = await tx`WITH gone AS (DELETE FROM commands WHERE id IN (
+          SELECT c.id FROM commands c WHERE c.settled_at < ${settledBefore} AND c.status <> 'queued'
+            AND NOT EXISTS (SELECT 1 FROM idempotency_keys k WHERE k.account_id = c.account_id AND k.key = c.idempotency_key AND k.command_id = c.id)
+          LIMIT ${limit} FOR UPDATE SKIP LOCKED) RETURNING account_id, id),
+        votes AS (DELETE FROM poll_votes v USING gone WHERE v.account_id = gone.account_id AND v.poll_id = gone.id),
+        polls AS (DELETE FROM polls p USING gone WHERE p.account_id = gone.account_id AND p.id = gone.id)
+        SELECT count(*)::int AS n FROM gone`;
+      return row!.n as number;
+    });
+  }
+
   // Leases
 
   acquireLease(input: Omit<LeaseRecord, 'epoch' | 'acquiredAt' | 'expiresAt'>, now: number, ttlMs: number): Promise<LeaseAcquireResult> {
@@ -447,6 +464,14 @@ export class PostgresStore implements Store, ChangeFeed {
       await tx`INSERT INTO attachments (id, account_id, file_name, mime_type, bytes, created_at)
         VALUES (${record.id}, ${record.accountId}, ${record.fileName}, ${record.mimeType}, ${Buffer.from(record.bytes)}, ${record.createdAt})
         ON CONFLICT (account_id, id) DO UPDATE SET file_name = excluded.file_name, mime_type = excluded.mime_type, bytes = excluded.bytes`;
+    });
+  }
+
+  purgeAttachments(olderThan: number, limit: number): Promise<number> {
+    return this.write(async (tx) => {
+      if (!(await retentionTurn(tx))) return 0;
+      return (await tx`DELETE FROM attachments WHERE (account_id, id) IN (
+        SELECT account_id, id FROM attachments WHERE created_at < ${olderThan} LIMIT ${limit} FOR UPDATE SKIP LOCKED)`).count;
     });
   }
 

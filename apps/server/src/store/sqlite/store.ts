@@ -325,7 +325,7 @@ export class SqliteStore implements Store {
       }
       return {
         disposition: 'queued',
-        command: { ...input, status: 'queued', errorCode: null, settledAt: null, dispatchEpoch: null },
+        command: { ...input, status: 'queued', errorCode: null, errorMessage: null, errorPath: null, settledAt: null, dispatchEpoch: null },
       };
     });
   }
@@ -384,9 +384,9 @@ export class SqliteStore implements Store {
       if (!this.isLiveEpoch(s.accountId, s.epoch, s.at)) return { outcome: 'lease_lost' };
       if (current.status !== 'queued') return { outcome: 'conflict', command: current };
       if (current.dispatchEpoch !== s.epoch) return { outcome: 'not_dispatched' };
-      this.sql('UPDATE commands SET status = ?, error_code = ?, detail = ?, settled_at = ? WHERE id = ?')
-        .run(s.status, s.errorCode, s.detail, s.at, s.commandId);
-      const settled: CommandRecord = { ...current, status: s.status, errorCode: s.errorCode, settledAt: s.at };
+      this.sql('UPDATE commands SET status = ?, error_code = ?, error_message = ?, error_path = ?, detail = ?, settled_at = ? WHERE id = ?')
+        .run(s.status, s.errorCode, s.errorMessage, s.errorPath, s.detail, s.at, s.commandId);
+      const settled: CommandRecord = { ...current, status: s.status, errorCode: s.errorCode, errorMessage: s.errorMessage, errorPath: s.errorPath, settledAt: s.at };
       const [event] = this.insertEvents(s.accountId, [{ type: 'command.settled', time: s.at, data: s.eventData(settled) }]);
       return { outcome: 'settled', command: settled, event: event! };
     });
@@ -549,6 +549,24 @@ export class SqliteStore implements Store {
     return this.write(() => Number(this.sql('DELETE FROM idempotency_keys WHERE created_at < ?').run(olderThan).changes));
   }
 
+  purgeCommands(settledBefore: number, limit: number): Promise<number> {
+    // A command whose key is still kept stays: an adopted duplicate answers with it.
+    return this.write(() => {
+      const gone = this.sql(
+        `DELETE FROM commands WHERE id IN (
+           SELECT c.id FROM commands c WHERE c.settled_at < ? AND c.status <> 'queued'
+             AND NOT EXISTS (SELECT 1 FROM idempotency_keys k WHERE k.account_id = c.account_id AND k.key = c.idempotency_key AND k.command_id = c.id)
+           LIMIT ?) RETURNING account_id, id`,
+      ).all(settledBefore, limit);
+      // A poll is kept as long as the command that sent it (its pollId).
+      for (const row of gone) {
+        this.sql('DELETE FROM poll_votes WHERE account_id = ? AND poll_id = ?').run(row.account_id as string, row.id as string);
+        this.sql('DELETE FROM polls WHERE account_id = ? AND id = ?').run(row.account_id as string, row.id as string);
+      }
+      return gone.length;
+    });
+  }
+
   // Leases
 
   acquireLease(input: Omit<LeaseRecord, 'epoch' | 'acquiredAt' | 'expiresAt'>, now: number, ttlMs: number): Promise<LeaseAcquireResult> {
@@ -610,6 +628,12 @@ export class SqliteStore implements Store {
          ON CONFLICT (account_id, id) DO UPDATE SET file_name = excluded.file_name, mime_type = excluded.mime_type, bytes = excluded.bytes`,
       ).run(record.id, record.accountId, record.fileName, record.mimeType, record.bytes, record.createdAt);
     });
+  }
+
+  purgeAttachments(olderThan: number, limit: number): Promise<number> {
+    return this.write(() => Number(this.sql(
+      'DELETE FROM attachments WHERE rowid IN (SELECT rowid FROM attachments WHERE created_at < ? LIMIT ?)',
+    ).run(olderThan, limit).changes));
   }
 
   getAttachment(accountId: string, id: string): Promise<AttachmentRecord | null> {

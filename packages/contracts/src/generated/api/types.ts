@@ -179,7 +179,10 @@ export interface paths {
          * A command's current status and settlement
          * @description A command type's path takes POST only: GET of it is 405 `method_not_allowed` with
          *     `Allow: POST`, as the seed has every method but POST there. Any other segment that is not
-         *     a UUID names no command: 404 `command_not_found`, like an unknown commandId.
+         *     a UUID names no command: 404 `command_not_found`, like an unknown commandId. A command
+         *     dropped by retention (30 days after it settled, by default; never while `queued`) answers
+         *     the same 404 `command_not_found` (see "Retention"). A `failed` command says why in
+         *     `errorMessage` and `errorPath`, for people; `errorCode` is the field to branch on.
          */
         get: operations["getCommand"];
         /**
@@ -265,6 +268,9 @@ export interface paths {
          * @description The bytes as the platform delivered them, with the media type the platform reported
          *     (`Content-Type: image/png`, `text/plain`, ...; `application/octet-stream` when unknown), so
          *     the 200 is listed under `*\/*`. `X-Content-Type-Options: nosniff` keeps browsers to it.
+         *     Kept 7 days after it arrived (by default, as long as the `message.received` event that
+         *     announces it); after that it answers 404 `attachment_not_found`, like an id that never
+         *     existed (see "Retention").
          */
         get: operations["getAttachment"];
         put?: never;
@@ -1012,6 +1018,27 @@ export interface components {
             payload: components["schemas"]["GroupUpdatePayload"];
         };
         Target: components["schemas"]["ConversationTarget"] | components["schemas"]["RecipientTarget"] | components["schemas"]["ParticipantsTarget"];
+        /**
+         * @description Why the command failed, in words, for people: the payload validator's issues or the
+         *     platform's reason, as the connector host reported it. Null unless the command settled
+         *     `failed` (and null if the host gave no reason). Not stable: the wording may change in any
+         *     release, so branch on `errorCode`. At most 1,024 characters; a longer message is cut to
+         *     1,023 and ends with `…`.
+         * @example /payload/txt: Unrecognized key: "txt"; /payload/text: Invalid input: expected string, received undefined
+         */
+        ErrorMessage: string | null;
+        /**
+         * @description Where in the request body the failure is, as a JSON Pointer (RFC 6901) into the body as
+         *     posted (`/payload/...`, `/target/...`): the first problem the host found, a misspelled
+         *     key itself for an unrecognized key. Null when the failure is not about one place (the
+         *     platform refused the send) or the command did not fail. For people, like
+         *     `errorMessage`; at most 1,024 characters, a longer pointer shortened to its nearest
+         *     ancestor that fits.
+         * @example /payload/txt
+         * @example /payload/options
+         * @example /target/kind
+         */
+        ErrorPath: string | null;
         StatusChange: {
             status: components["schemas"]["CommandStatus"];
             /** Format: date-time */
@@ -1036,8 +1063,10 @@ export interface components {
              *     group.create, once the platform confirmed it); null until there is one.
              */
             conversationId: string | null;
-            /** @description Null unless the command settled `failed`. */
+            /** @description Null unless the command settled `failed`. The stable field to branch on. */
             errorCode: components["schemas"]["SettlementCode"] | null;
+            errorMessage: components["schemas"]["ErrorMessage"];
+            errorPath: components["schemas"]["ErrorPath"];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1664,7 +1693,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
-            /** @description No such command for this account. */
+            /** @description No such command for this account, or one dropped by retention. */
             404: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -1886,7 +1915,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
-            /** @description No such attachment for this account. */
+            /** @description No such attachment for this account, or one dropped by retention. */
             404: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];

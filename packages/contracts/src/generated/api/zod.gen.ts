@@ -627,6 +627,27 @@ export const zTarget = z.discriminatedUnion('kind', [
     zParticipantsTarget
 ]);
 
+/**
+ * Why the command failed, in words, for people: the payload validator's issues or the
+ * platform's reason, as the connector host reported it. Null unless the command settled
+ * `failed` (and null if the host gave no reason). Not stable: the wording may change in any
+ * release, so branch on `errorCode`. At most 1,024 characters; a longer message is cut to
+ * 1,023 and ends with `…`.
+ *
+ */
+export const zErrorMessage = z.string().max(1024).nullable();
+
+/**
+ * Where in the request body the failure is, as a JSON Pointer (RFC 6901) into the body as
+ * posted (`/payload/...`, `/target/...`): the first problem the host found, a misspelled
+ * key itself for an unrecognized key. Null when the failure is not about one place (the
+ * platform refused the send) or the command did not fail. For people, like
+ * `errorMessage`; at most 1,024 characters, a longer pointer shortened to its nearest
+ * ancestor that fits.
+ *
+ */
+export const zErrorPath = z.string().max(1024).nullable();
+
 export const zStatusChange = z.object({
     status: zCommandStatus,
     at: z.iso.datetime({ offset: true })
@@ -643,6 +664,8 @@ export const zCommand = z.object({
     idempotencyKey: z.string().nullish(),
     conversationId: z.uuid().nullable(),
     errorCode: zSettlementCode.nullable(),
+    errorMessage: zErrorMessage,
+    errorPath: zErrorPath,
     createdAt: z.iso.datetime({ offset: true }),
     settledAt: z.iso.datetime({ offset: true }).nullable(),
     history: z.array(zStatusChange).max(2)

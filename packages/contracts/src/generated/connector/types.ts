@@ -94,6 +94,8 @@ export interface paths {
          *     command already settled differently, or by another epoch, answers 409 `already_settled`
          *     to the live lease; an epoch that is not the live lease's answers 409 `lease_lost`; and the
          *     live lease settling a command not dispatched to its epoch answers 409 `not_dispatched`.
+         *     A failure says why in `errorMessage` (and where, in `errorPath`): that is what the client
+         *     reads, so a host sends one for every failure it settles.
          *     The last is not a lost lease: the host keeps its lease, drops the outcome it holds, and
          *     settles the command when a dispatch poll hands it to the live epoch (its
          *     `logicalActionId` finds the action already on the platform, so it is not executed again).
@@ -280,7 +282,26 @@ export interface components {
             status: "succeeded" | "failed";
             /** @description Null when `succeeded`; a settlement code when `failed`. */
             errorCode: components["schemas"]["SettlementCode"] | null;
-            /** @description What went wrong, for the logs; not sent on the stream. */
+            /**
+             * @description Only with `failed` (a 400 otherwise): why, in words, for the person reading the
+             *     command (`errorMessage` of the command read and of its `command.settled` event): the
+             *     payload validator's issues with where they are, or the platform's reason. The server
+             *     keeps at most 1,024 characters of it (a longer one is cut to 1,023 and ends with `…`);
+             *     the protocol takes up to 8,192 so that a host never has a settlement refused for a
+             *     long message.
+             */
+            errorMessage?: string;
+            /**
+             * @description Only with `failed` (a 400 otherwise): where in the command's request body the failure
+             *     is, a JSON Pointer (RFC 6901) such as `/payload/txt`, when it is about one place. The
+             *     server keeps it when it is at most 1,024 characters, else its nearest ancestor that is.
+             */
+            errorPath?: string;
+            /**
+             * @description A note for the server's log (a replayed action, say); never shown to clients. A
+             *     `failed` settlement without `errorMessage` (from a host older than it) has its
+             *     `detail` shown as the `errorMessage`.
+             */
             detail?: string;
         };
         SettlementRecorded: {

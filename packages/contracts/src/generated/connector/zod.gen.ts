@@ -282,6 +282,8 @@ export const zSettlement = z.strictObject({
     commandId: z.uuid(),
     status: z.enum(['succeeded', 'failed']),
     errorCode: zSettlementCode.nullable(),
+    errorMessage: z.string().max(8192).optional(),
+    errorPath: z.string().max(8192).regex(/^(\/([^~\/]|~[01])*)*$/).optional(),
     detail: z.string().max(2000).optional()
 });
 

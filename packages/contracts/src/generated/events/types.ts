@@ -26,8 +26,22 @@ export interface components {
             logicalActionId: string;
             /** @enum {string} */
             status: "succeeded" | "failed";
-            /** @description Null on success; a settlement code on failure. */
+            /** @description Null on success; a settlement code on failure. The stable field to branch on. */
             errorCode: components["schemas"]["SettlementCode"] | null;
+            /**
+             * @description Why the command failed, in words, for people (the payload validator's issues, or the
+             *     platform's reason); null on success, or when the host gave no reason. Not stable: its
+             *     wording may change in any release, so branch on `errorCode`. At most 1,024
+             *     characters, a longer message cut to 1,023 and ending with `…`. The same as the
+             *     command read's `errorMessage` (specs/openapi/switchboard.yaml, "Why a command failed").
+             */
+            errorMessage: string | null;
+            /**
+             * @description Where in the request body the failure is, as a JSON Pointer (RFC 6901) into the body as
+             *     posted, such as `/payload/txt`; null on success or when the failure is not about one
+             *     place. For people, like `errorMessage`. The same as the command read's `errorPath`.
+             */
+            errorPath: string | null;
             commandType: components["schemas"]["CommandType"];
             /** @enum {string} */
             routingPath: "agent-turn" | "admin";

@@ -58,6 +58,8 @@ export const zCommandSettled = z.strictObject({
     logicalActionId: z.string(),
     status: z.enum(['succeeded', 'failed']),
     errorCode: zSettlementCode.nullable(),
+    errorMessage: z.string().max(1024).nullable(),
+    errorPath: z.string().max(1024).nullable(),
     commandType: zCommandType,
     routingPath: z.enum(['agent-turn', 'admin']),
     conversationId: z.uuid().nullish()
