@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { ensureBuilt, packPackage } from '@switchboard/tooling/pack';
+import { brokenSourceMaps, ensureBuilt, packPackage } from '@switchboard/tooling/pack';
 import { HostLoop } from '../support/host.ts';
 import { readyAccount, startService, type ReadyAccount, type Service } from '../support/service.ts';
 
@@ -140,6 +140,10 @@ afterAll(async () => {
 describe('the packed tarballs, installed with npm outside the workspace', () => {
   const project = () => join(scratch, 'app');
   const tsc = () => join(project(), 'node_modules/typescript/bin/tsc');
+
+  it('ship the sources their source maps and declaration maps name', () => {
+    for (const name of ['contracts', 'sdk']) expect(brokenSourceMaps(join(project(), 'node_modules/@switchboard', name)), name).toEqual([]);
+  });
 
   it('compile a consumer under strict settings, and reject a bad enum', async () => {
     await run(process.execPath, [tsc(), '-p', '.'], { cwd: project() });
