@@ -3,10 +3,10 @@
 // Ctrl-C. A changed README command is the command this test runs.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from './ports.ts';
 import { commandsOf, documentedCommands, type Step } from './readme.ts';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -17,14 +17,6 @@ afterAll(() => {
   for (const child of started) if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 /** Resolves once `test` holds for `text()`, checked whenever the child writes. */
 function whenOutput(child: ChildProcess, text: () => string, test: (text: string) => boolean, what: string): Promise<void> {
