@@ -166,7 +166,7 @@ describe('the packed tarballs, installed with npm outside the workspace', () => 
     await run(process.execPath, [tsc(), '-p', '.'], { cwd: project() });
     const failed = await run(process.execPath, [tsc(), '-p', 'tsconfig.misuse.json', '--pretty', 'false'], { cwd: project() }).catch((e: { stdout: string }) => e);
     expect((failed as { stdout: string }).stdout).toMatch(/misuse\.ts\(\d+,\d+\): error TS2322: Type '"wow"'/);
-  }, 60_000);
+  }, 120_000);
 
   it("compile every TypeScript snippet of the SDK's README in the README's ESM setup (tsc --init: strict, exactOptionalPropertyTypes)", async () => {
     const init = readFileSync(join(project(), 'tsconfig.init.json'), 'utf8');
@@ -175,7 +175,7 @@ describe('the packed tarballs, installed with npm outside the workspace', () => 
     expect(readmeSnippets().length).toBeGreaterThanOrEqual(7);
     const compiled = await run(process.execPath, [tsc(), '-p', 'tsconfig.readme.json', '--pretty', 'false'], { cwd: project() }).catch((e: { stdout: string }) => e);
     expect((compiled as { stdout: string }).stdout).toBe('');
-  }, 60_000);
+  }, 120_000);
 
   for (const [label, node] of [
     ['the current Node', () => process.execPath],
