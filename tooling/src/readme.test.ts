@@ -13,10 +13,21 @@ const root = resolve(import.meta.dirname, '../..');
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-readme-'));
 const started: ChildProcess[] = [];
-afterAll(() => {
-  for (const child of started) if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
+const terminals: ChildProcess[] = [];
+const running = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
+afterAll(async () => {
+  // A failed walk leaves `start` running: Ctrl-C stops its server and host, which run in process
+  // groups of their own that killing the terminal would leave behind.
+  for (const terminal of terminals.filter(running)) {
+    terminal.stdin!.write('\x03');
+    await new Promise<void>((r) => {
+      const timer = setTimeout(r, 15_000);
+      terminal.once('exit', () => (clearTimeout(timer), r()));
+    });
+  }
+  for (const child of started.filter(running)) process.kill(-child.pid!, 'SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });
-});
+}, 60_000);
 
 /** Resolves once `test` holds for `text()`, checked whenever the child writes. */
 function whenOutput(child: ChildProcess, text: () => string, test: (text: string) => boolean, what: string): Promise<void> {
@@ -121,6 +132,7 @@ describe('the README quick start, as written', () => {
     /** `start` in a terminal (script(1) gives it one), so Ctrl-C is the key a user presses. */
     const startInTerminal = async () => {
       const run = spawnRun('script', ['-qfec', startCommand!, '/dev/null'], env);
+      terminals.push(run.child);
       await whenOutput(run.child, run.stdout, (text) => text.includes('Switchboard is running'), 'Switchboard is running');
       return run;
     };
