@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 
 /**
  * How to run pnpm from a script: the pnpm that runs this script (npm_execpath, set by pnpm for
@@ -40,4 +40,22 @@ export function ensureBuilt(dir: string): void {
   if (existsSync(entry) && statSync(entry).mtimeMs >= newest(join(dir, 'src'))) return;
   const [pnpm, prefix] = pnpmCommand();
   execFileSync(pnpm, [...prefix, 'run', 'build'], { cwd: dir, stdio: 'ignore' });
+}
+
+/**
+ * The source maps (`*.map`) under `dir`, an installed package, that name a source file the
+ * package does not hold and do not embed (`sourcesContent`): a debugger or an editor's "go to
+ * definition" would land on nothing. Each as `map -> source`.
+ */
+export function brokenSourceMaps(dir: string): string[] {
+  const broken: string[] = [];
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.map') || entry.parentPath.includes('node_modules')) continue;
+    const file = join(entry.parentPath, entry.name);
+    const map = JSON.parse(readFileSync(file, 'utf8')) as { sources: string[]; sourcesContent?: Array<string | null> };
+    map.sources.forEach((source, i) => {
+      if (map.sourcesContent?.[i] == null && !existsSync(resolve(entry.parentPath, source))) broken.push(`${relative(dir, file)} -> ${source}`);
+    });
+  }
+  return broken;
 }

@@ -529,6 +529,18 @@ describe('503 and 500', () => {
     expectSpecResponse(SEND, 'post', 503, res.body, res.headers);
   });
 
+  it('says in the no_live_connector message what a new account is missing: a connector host run with its key', async () => {
+    const lonely = await server.account();
+    const sent = await postCommand(server.url, lonely.apiKey, 'message.send', { target: { kind: 'recipient', recipientExternalId: '+14155550123' }, payload: { text: 'x' } });
+    const capabilities = await fetch(`${server.url}/v1/capabilities`, { headers: { authorization: `Bearer ${lonely.apiKey}` } });
+    const read = (await capabilities.json()) as { error: string; message: string };
+    for (const body of [sent.body as { error: string; message: string }, read]) {
+      expect(body.error).toBe('no_live_connector');
+      expect(body.message).toContain('run one with a connector key of the account');
+      expect(body.message).toContain('switchboard connector-keys create');
+    }
+  });
+
   it('answers 503 no_live_connector once the lease is released', async () => {
     const a = await readyAccount(server);
     expect((await a.host.call('lease/release', { epoch: a.host.epoch })).status).toBe(204);

@@ -2,19 +2,23 @@
  * An agent that answers every inbound message: reads `message.received` from the response
  * stream and replies into the conversation, threaded under the message.
  *
- *   SWITCHBOARD_URL=http://127.0.0.1:7300 SWITCHBOARD_API_KEY=sk_... node examples/agent.ts
+ *   SWITCHBOARD_URL=http://127.0.0.1:7300 SWITCHBOARD_API_KEY=sb_... npx -y pnpm@10.34.9 exec node examples/agent.ts
  *
- * It keeps its place in SWITCHBOARD_CURSOR_FILE (default .agent-cursor): restarted, it carries on
- * from the last event it handled. Each reply's Idempotency-Key is derived from the message it
- * answers, so a reply sent just before a crash and sent again after the restart is adopted by
- * the service, not delivered twice.
+ * It keeps its place in SWITCHBOARD_CURSOR_FILE (default: switchboard-agent/cursor in
+ * $XDG_STATE_HOME, else ~/.local/state, never in the checkout): restarted, it carries on from the
+ * last event it handled. Each reply's Idempotency-Key is derived from the message it answers, so a
+ * reply sent just before a crash and sent again after the restart is adopted by the service, not
+ * delivered twice.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { SwitchboardError, type MessageReceivedEvent } from '@switchboard/sdk';
 import { clientFromEnv, streamHead } from './env.ts';
 
 const client = clientFromEnv();
-const cursorFile = process.env.SWITCHBOARD_CURSOR_FILE ?? '.agent-cursor';
+const cursorFile = process.env.SWITCHBOARD_CURSOR_FILE ?? join(process.env.XDG_STATE_HOME ?? join(homedir(), '.local/state'), 'switchboard-agent/cursor');
+mkdirSync(dirname(cursorFile), { recursive: true });
 
 function savedCursor(): string | undefined {
   try {
@@ -32,7 +36,7 @@ const stop = new AbortController();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop.abort());
 
 const after = savedCursor() ?? (await streamHead(client));
-console.log(JSON.stringify({ msg: 'agent listening', after }));
+console.log(JSON.stringify({ msg: 'agent listening', after, cursorFile }));
 
 for await (const event of client.events({ after, signal: stop.signal })) {
   if (event.type === 'reset') {

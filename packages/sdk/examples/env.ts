@@ -5,7 +5,7 @@ export function clientFromEnv(): SwitchboardClient {
   const baseUrl = process.env.SWITCHBOARD_URL ?? 'http://127.0.0.1:7300';
   const apiKey = process.env.SWITCHBOARD_API_KEY;
   if (!apiKey) {
-    console.error('Set SWITCHBOARD_API_KEY (create one with: pnpm switchboard keys create <account>).');
+    console.error('Set SWITCHBOARD_API_KEY: source .switchboard/demo.env after `npx -y pnpm@10.34.9 start`, or create one with `npx -y pnpm@10.34.9 switchboard keys create <account>`.');
     process.exit(2);
   }
   return new SwitchboardClient({ baseUrl, apiKey });

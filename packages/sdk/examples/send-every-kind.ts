@@ -1,8 +1,8 @@
 /**
  * Sends one message of every kind into a conversation and prints how each settled.
  *
- *   SWITCHBOARD_URL=http://127.0.0.1:7300 SWITCHBOARD_API_KEY=sk_... \
- *     node examples/send-every-kind.ts <conversationId>
+ *   SWITCHBOARD_URL=http://127.0.0.1:7300 SWITCHBOARD_API_KEY=sb_... \
+ *     npx -y pnpm@10.34.9 exec node examples/send-every-kind.ts <conversationId>
  *
  * `attachment` and `sticker` need a transferId, which nothing in the API produces: they are
  * accepted (202) and settle failed with `transfer_unavailable`. They are sent anyway to show
@@ -13,7 +13,7 @@ import { clientFromEnv } from './env.ts';
 
 const conversationId = process.argv[2] ?? process.env.SWITCHBOARD_CONVERSATION_ID;
 if (!conversationId) {
-  console.error('usage: node examples/send-every-kind.ts <conversationId>');
+  console.error('usage: npx -y pnpm@10.34.9 exec node examples/send-every-kind.ts <conversationId>');
   process.exit(2);
 }
 const client = clientFromEnv();

@@ -2,7 +2,7 @@
  * A webhook receiver: verifies each delivery's Standard Webhooks signature, de-duplicates by
  * `webhook-id`, answers 204 at once and handles the event after answering.
  *
- *   WEBHOOK_SECRET=whsec_... PORT=8080 node examples/webhook-receiver.ts
+ *   WEBHOOK_SECRET=whsec_... PORT=8080 npx -y pnpm@10.34.9 exec node examples/webhook-receiver.ts
  *
  * During a secret rotation, put both secrets in WEBHOOK_SECRET, space-separated. Answering fast
  * matters: Switchboard waits 10 s for a 2xx, then retries, and delivers an endpoint's events one

@@ -4,6 +4,7 @@ import { isEventId } from '@switchboard/contracts/catalog';
 import { randomId, systemClock, type Clock } from './clock.ts';
 import { streamEvents, type EventsOptions } from './events.ts';
 import { call, type Context } from './http.ts';
+import { parseCommand } from './parse.ts';
 import { sendRichToNewContact, type NewContact, type RichToNewContactOptions, type RichToNewContactResult } from './recipe.ts';
 import { defaultRetry, type RetryOptions } from './retry.ts';
 import { routingPathOf } from './routing.ts';
@@ -87,9 +88,7 @@ export class SwitchboardClient {
   }
 
   async #command(type: CommandType, body: { target: { kind: string } }, options: AgentTurnOptions): Promise<Acknowledgement> {
-    // Loaded on first use: the zod schemas are most of the contracts' weight, and a client that
-    // does not validate should not download them.
-    if (this.#validate) (await import('./validate.ts')).validateCommand(type, body);
+    if (this.#validate) await parseCommand(type, body);
     const path = routingPathOf(type, body.target);
     // Decided once, before the first attempt, so every retry carries the same key.
     const key = path === 'agent-turn' ? (options.idempotencyKey ?? this.#newKey()) : undefined;
@@ -117,6 +116,16 @@ export class SwitchboardClient {
   sendMessage(request: SendToRecipient, options?: RequestOptions): Promise<Acknowledgement>;
   sendMessage(request: SendToConversation | SendToRecipient, options: AgentTurnOptions = {}): Promise<Acknowledgement> {
     return this.#command('message.send', request, options);
+  }
+
+  /**
+   * Any command, its body built at run time (typed `unknown`: a form, a model's output). The body
+   * is checked against the command's schema first, whatever `validate` says (`parseCommand`), and
+   * sent on the routing path its target implies; an Idempotency-Key is sent only on agent-turn.
+   * Rejects with PayloadValidationError, sending nothing, when the body does not match.
+   */
+  async sendCommand(type: CommandType, body: unknown, options: AgentTurnOptions = {}): Promise<Acknowledgement> {
+    return this.#command(type, await parseCommand(type, body), options);
   }
 
   /** reaction.tapback: react to any message, in a DM or a group (agent-turn). */

@@ -24,8 +24,10 @@ export function isErrorBody(value: unknown): value is ErrorBody {
   return typeof error === 'string' && Object.hasOwn(errorCatalog, error) && typeof message === 'string';
 }
 
-/** The service answered with an error from its catalog. Branch on `code`. */
-export class SwitchboardError extends Error {
+/** The body the service sends with `code`: `ErrorBody` narrowed to that code. */
+export type ErrorBodyOf<C extends ErrorCode> = ErrorBody extends infer B ? (B extends { error: infer E } ? (C extends E ? B & { error: C } : never) : never) : never;
+
+class SwitchboardErrorClass extends Error {
   override readonly name = 'SwitchboardError';
   /** The HTTP status. */
   readonly status: number;
@@ -51,6 +53,20 @@ export class SwitchboardError extends Error {
     return errorCatalog[this.code].retry;
   }
 }
+
+/**
+ * The service answered with an error from its catalog. Branch on `code`: it narrows `body` too,
+ * so `if (error.code === 'rate_limited') error.body.retryAfterSeconds` is typed. One member per
+ * error code, so the union is what `instanceof SwitchboardError` narrows to.
+ */
+export type SwitchboardError = { [C in ErrorCode]: SwitchboardErrorClass & { readonly code: C; readonly body: ErrorBodyOf<C> } }[ErrorCode];
+
+// A class whose instances are the union above: TypeScript narrows `instanceof` to the type of
+// `prototype`, and a class cannot declare a union as its instance type.
+export const SwitchboardError = SwitchboardErrorClass as unknown as {
+  new (status: number, body: ErrorBody, requestId: string | undefined, retryAfterMs?: number): SwitchboardError;
+  readonly prototype: SwitchboardError;
+};
 
 /**
  * No response arrived. `mayHaveReachedServer` is false only when the connection was refused

@@ -12,10 +12,12 @@ export {
   CommandFailedError,
   isErrorBody,
   type ErrorBody,
+  type ErrorBodyOf,
   type PayloadIssue,
   type RetryGuidance,
 } from './errors.ts';
 export { routingPathOf } from './routing.ts';
+export { parseCommand } from './parse.ts';
 export { isRetryable, type RetryOptions, type RetryPath, type Failure } from './retry.ts';
 export { SseParser, type SseMessage } from './sse.ts';
 export type { EventsOptions } from './events.ts';

@@ -73,6 +73,18 @@ export interface GroupUpdateRequest {
 }
 export type GroupLeaveRequest = CommandBody<'/v1/commands/group.leave'>;
 
+/** The request body of each command type, as the typed methods take it. */
+export interface CommandRequests {
+  'message.send': SendToConversation | SendToRecipient;
+  'reaction.tapback': TapbackRequest;
+  'reaction.apply': ReactionRequest;
+  'name_photo.share': NamePhotoShareRequest;
+  'group.create': GroupCreateRequest;
+  'group.update': GroupUpdateRequest;
+  'group.leave': GroupLeaveRequest;
+}
+export type CommandRequest<T extends CommandType = CommandType> = CommandRequests[T];
+
 /**
  * The webhook events joined the stream after this SDK's 0.1 release. `events()` skips them, as it
  * skips any type it does not know, so an exhaustive `switch` written against 0.1 stays exhaustive

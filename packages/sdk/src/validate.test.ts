@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SwitchboardClient } from './client.ts';
 import { PayloadValidationError } from './errors.ts';
 import { validateCommand } from './validate.ts';
+import { parseCommand } from './parse.ts';
 import { TestClock } from '../test/support/clock.ts';
 import { ack, scriptedFetch } from '../test/support/fetch.ts';
 
@@ -79,5 +80,43 @@ describe('validate: true', () => {
     const client = new SwitchboardClient({ baseUrl: 'http://switchboard.test', apiKey: 'k', fetch: scripted.fetch, clock });
     await clock.run(client.sendMessage({ target: { kind: 'conversation', conversationId: target.conversationId }, payload: { kind: 'rich_text', text: 'hi', effect: 'sparkles' } as never }));
     expect(scripted.requests).toHaveLength(1);
+  });
+});
+
+describe('sendCommand and parseCommand: a body built at run time, typed unknown', () => {
+  const toConversation = { target, payload: { kind: 'rich_text', text: 'hi', effect: 'confetti' } };
+
+  it('checks it whatever `validate` says, names each problem and sends nothing', async () => {
+    const clock = new TestClock();
+    const scripted = scriptedFetch(ack());
+    const client = new SwitchboardClient({ baseUrl: 'http://switchboard.test', apiKey: 'k', fetch: scripted.fetch, clock });
+    const input: unknown = JSON.parse('{"target":{"kind":"conversation","conversationId":"0190b7a4-0000-7000-8000-0000000000c1"},"payload":{"txt":"typo"}}');
+    const error = await clock.run(client.sendCommand('message.send', input)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PayloadValidationError);
+    // The conversation branch's problem, not the recipient overload's "recipientExternalId is missing".
+    expect((error as PayloadValidationError).issues.map((i) => i.path).join(' ')).not.toContain('recipientExternalId');
+    expect((error as PayloadValidationError).issues.length).toBeGreaterThan(0);
+    for (const bad of [null, 'text', [], 42]) {
+      const refused = await clock.run(client.sendCommand('message.send', bad)).catch((e: unknown) => e);
+      expect((refused as PayloadValidationError).issues).toEqual([{ path: '', message: 'expected an object with target and payload' }]);
+    }
+    expect(scripted.requests).toHaveLength(0);
+  });
+
+  it('sends a valid body on the routing path its target implies', async () => {
+    const clock = new TestClock();
+    const scripted = scriptedFetch(ack(), ack());
+    const client = new SwitchboardClient({ baseUrl: 'http://switchboard.test', apiKey: 'k', fetch: scripted.fetch, clock });
+    await clock.run(client.sendCommand('message.send', structuredClone(toConversation), { idempotencyKey: 'reply-1' }));
+    await clock.run(client.sendCommand('message.send', { target: { kind: 'recipient', recipientExternalId: '+14155550123' }, payload: { text: 'hi' } }, { idempotencyKey: 'ignored' }));
+    const [agentTurn, admin] = scripted.requests;
+    expect([agentTurn!.url, agentTurn!.headers.get('idempotency-key'), await agentTurn!.json()]).toEqual(['http://switchboard.test/v1/commands/message.send', 'reply-1', toConversation]);
+    expect(admin!.headers.get('idempotency-key')).toBeNull();
+  });
+
+  it('parseCommand resolves with the body when it matches, and refuses an unknown command type', async () => {
+    await expect(parseCommand('message.send', toConversation)).resolves.toBe(toConversation);
+    await expect(parseCommand('group.update', { target, payload: { action: 'archive' } })).rejects.toBeInstanceOf(PayloadValidationError);
+    await expect(parseCommand('message.shout' as never, toConversation)).rejects.toThrow('unknown command type "message.shout"');
   });
 });

@@ -4,9 +4,9 @@
  * enum; the connector host then settles it `payload_invalid` seconds later. With `validate: true`
  * the client finds those before sending.
  */
-import { messagePayloadSchema, schemas } from '@switchboard/contracts';
+import { commandTable, messagePayloadSchema, schemas } from '@switchboard/contracts';
 import { PayloadValidationError, type PayloadIssue } from './errors.ts';
-import type { CommandType } from './types.ts';
+import type { CommandRequest, CommandType } from './types.ts';
 
 interface Schema {
   safeParse(value: unknown): { success: true } | { success: false; error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> } };
@@ -47,4 +47,17 @@ export function validateCommand(type: CommandType, body: object): void {
   if (result.success) return;
   const issues: PayloadIssue[] = result.error.issues.map((issue) => ({ path: pointer(issue.path), message: issue.message }));
   throw new PayloadValidationError(type, issues);
+}
+
+/**
+ * A command body built at run time (typed `unknown`: a form, a model's output), checked against
+ * the command's schema: returned typed when it matches, else PayloadValidationError.
+ */
+export function checkedCommand<T extends CommandType>(type: T, input: unknown): CommandRequest<T> {
+  if (!Object.hasOwn(commandTable, type)) throw new TypeError(`unknown command type "${String(type)}"`);
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw new PayloadValidationError(type, [{ path: '', message: 'expected an object with target and payload' }]);
+  }
+  validateCommand(type, input);
+  return input as CommandRequest<T>;
 }

@@ -8,6 +8,7 @@ import type { paths } from '@switchboard/contracts';
 import {
   SwitchboardClient,
   SwitchboardError,
+  parseCommand,
   type Acknowledgement,
   type CommandOutcome,
   type ErrorCode,
@@ -15,6 +16,8 @@ import {
   type PollVotedEvent,
   type SettlementCode,
   type StreamItem,
+  type SendToConversation,
+  type SendToRecipient,
 } from '@switchboard/sdk';
 
 declare const client: SwitchboardClient;
@@ -164,6 +167,21 @@ describe('polls', () => {
   });
 });
 
+describe('command bodies built at run time', () => {
+  it('take unknown and narrow it to the command type\'s request', () => {
+    const input: unknown = JSON.parse('{}');
+    expectTypeOf(client.sendCommand('message.send', input)).resolves.toEqualTypeOf<Acknowledgement>();
+    expectTypeOf(client.sendCommand('group.update', input, { idempotencyKey: undefined })).resolves.toEqualTypeOf<Acknowledgement>();
+    const check = async () => {
+      const update = await parseCommand('group.update', input);
+      expectTypeOf(update.payload.action).toEqualTypeOf<'rename' | 'add_participant' | 'remove_participant' | 'set_photo'>();
+      expectTypeOf(await parseCommand('message.send', input)).toEqualTypeOf<SendToConversation | SendToRecipient>();
+      void client.applyTapback(await parseCommand('reaction.tapback', input));
+    };
+    void check;
+  });
+});
+
 describe('outcomes and errors', () => {
   it('narrows a settlement on its status', () => {
     const check = (outcome: CommandOutcome) => {
@@ -199,6 +217,26 @@ describe('outcomes and errors', () => {
         expectTypeOf(error.body.reason).toEqualTypeOf<'not_a_string' | 'not_a_phone_number_or_email' | 'invalid_phone_number' | 'invalid_email'>();
       }
       if (error.body.error === 'rate_limited') expectTypeOf(error.body.retryAfterSeconds).toBeNumber();
+    };
+    void check;
+  });
+
+  it('narrows the body on the code, after instanceof', () => {
+    const check = (error: unknown) => {
+      if (!(error instanceof SwitchboardError)) return;
+      if (error.code === 'rate_limited') expectTypeOf(error.body.retryAfterSeconds).toBeNumber();
+      if (error.code === 'cursor_expired') expectTypeOf(error.body.oldestId).toBeString();
+      if (error.code === 'unknown_command') expectTypeOf(error.body.command).toBeString();
+      if (error.code === 'invalid_participant_address') {
+        expectTypeOf(error.body.field).toBeString();
+        expectTypeOf(error.body.error).toEqualTypeOf<'invalid_participant_address'>();
+      }
+      if (error.code === 'no_live_connector') {
+        // @ts-expect-error: only a 429 carries retryAfterSeconds
+        void error.body.retryAfterSeconds;
+        expectTypeOf(error.body.message).toBeString();
+      }
+      expectTypeOf(error.retry).toEqualTypeOf<'never' | 'after' | 'backoff'>();
     };
     void check;
   });

@@ -26,7 +26,8 @@ SWITCHBOARD_SIM_FEED_POLL_MS.
 
   --account <id>            the Switchboard account (the simulator keeps one platform per account)
   --from <address>          the sender; without --conversation or --group, the direct conversation with them
-  --conversation <extId>    an existing conversation's platform id (see: platform conversations)
+  --conversation <id>       an existing conversation: its Switchboard id ($DM, $GROUP, a conversationId),
+                            known here once a command to it ran, or its platform id (see: platform conversations)
   --group <a,b,...>         start a new group with these people (must include --from)
   --group-name <name>       the new group's name
   --text <text>             the message text (may be omitted when attaching)
@@ -83,6 +84,7 @@ export function runInject(args: string[]): number {
   }
   const platform = new SimulatedPlatform(values['sim-db'] ?? simulatorDbPath(), values.account);
   try {
+    if (values.conversation !== undefined) values.conversation = platformId(platform, values.conversation);
     if (vote !== null) {
       process.stdout.write(`${JSON.stringify(platform.vote({ from: values.from, ...vote }))}\n`);
       return 0;
@@ -120,4 +122,14 @@ function inbound(from: string, values: { text?: string; attach?: string[]; conve
   if (values.conversation !== undefined) input.conversationExternalId = values.conversation;
   if (values.group !== undefined) input.group = { participants: values.group.split(',').map((s) => s.trim()).filter(Boolean), name: values['group-name'] ?? null };
   return input;
+}
+
+/** The platform id of the conversation `--conversation` names, by either id. */
+function platformId(platform: SimulatedPlatform, id: string): string {
+  const found = platform.externalIdOf(id);
+  if (found !== null) return found;
+  throw new Error(
+    `the platform knows no conversation "${id}". A Switchboard conversationId is known here once a command to the conversation ran;` +
+      ` until then give its platform id (switchboard-connector platform conversations --account ${platform.account}).`,
+  );
 }

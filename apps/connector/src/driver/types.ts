@@ -24,6 +24,8 @@ export interface ActionRef {
 
 /** A conversation target as the server resolved it when dispatching the command. */
 export interface ConversationRef {
+  /** Switchboard's id of the conversation, when the server resolved the command to it. */
+  conversationId?: string | undefined;
   externalId: string;
   kind: ConversationKind;
   participants: string[];

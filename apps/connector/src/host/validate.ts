@@ -103,6 +103,7 @@ export function validate(command: DispatchedCommand): Validation {
 
 function ref(target: Extract<DispatchedCommand['target'], { kind: 'conversation' }>): ConversationRef {
   return {
+    conversationId: target.conversationId,
     externalId: target.externalId,
     kind: target.conversationKind,
     participants: target.participants,

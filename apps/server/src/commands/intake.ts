@@ -1,5 +1,6 @@
 import { commandTable, isIdempotencyKey, type Acknowledgement, type CommandType } from '@switchboard/contracts';
 import { ApiError } from '../errors.ts';
+import { NO_LIVE_CONNECTOR } from '../leases/leases.ts';
 import type { Services } from '../services.ts';
 import type { CommandRecord } from '../store/types.ts';
 import { checkEnvelope } from './envelope.ts';
@@ -63,7 +64,7 @@ export async function intake(
     return fail(unavailable('outbound_paused', 'sending is paused for this account', 30));
   }
   if (!(await store.liveLease(accountId, now))) {
-    return fail(unavailable('no_live_connector', 'no connector host holds a live lease for this account', 5));
+    return fail(unavailable('no_live_connector', NO_LIVE_CONNECTOR, 5));
   }
 
   const id = services.ids.next();

@@ -6,6 +6,7 @@ import { authenticateRead } from './auth.ts';
 import { sendError } from './errors.ts';
 import { iso } from '../clock.ts';
 import { isUuid } from '../ids.ts';
+import { NO_LIVE_CONNECTOR } from '../leases/leases.ts';
 
 export function conversationBody(c: ConversationRecord): Conversation {
   return {
@@ -76,7 +77,7 @@ export function registerReadRoutes(app: FastifyInstance, services: Services): vo
     const accountId = await authenticateRead(services, request, reply);
     if (!accountId) return reply;
     const lease = await services.store.liveLease(accountId, services.clock.now());
-    if (!lease) return sendError(reply, 'no_live_connector', 'no connector host holds a live lease for this account');
+    if (!lease) return sendError(reply, 'no_live_connector', NO_LIVE_CONNECTOR);
     return reply.send({
       hostId: lease.hostId,
       osMajorVersion: lease.osMajorVersion,

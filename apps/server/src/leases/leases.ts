@@ -30,6 +30,12 @@ export async function isLiveEpoch(services: Pick<Services, 'store' | 'clock'>, a
   return lease !== null && lease.epoch === epoch;
 }
 
+/**
+ * The 503 `no_live_connector` message. It says what to do, because a new account's first command
+ * answers it: nothing executes commands until a connector host runs with the account's key.
+ */
+export const NO_LIVE_CONNECTOR = 'no connector host holds a live lease for this account; run one with a connector key of the account (an operator issues it: switchboard connector-keys create <account>)';
+
 /** 409 `lease_lost`: the epoch is not the live lease's. */
 export function leaseLost(): ApiError {
   return new ApiError('lease_lost', 'this epoch is not the live lease; acquire the lease again');

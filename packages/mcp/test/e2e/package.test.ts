@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, packPackage } from '@switchboard/tooling/pack';
+import { brokenSourceMaps, ensureBuilt, packPackage } from '@switchboard/tooling/pack';
 import { Agent, startWorld, type World } from '../support/world.ts';
 
 const run = promisify(execFile);
@@ -45,6 +45,10 @@ afterAll(async () => {
 
 describe('the packed @switchboard/mcp, installed with npm outside the workspace', () => {
   const project = () => join(scratch, 'app');
+  it('ships the sources its source maps name', () => {
+    expect(brokenSourceMaps(join(project(), 'node_modules/@switchboard/mcp'))).toEqual([]);
+  });
+
   for (const [label, node] of [
     ['the current Node', () => process.execPath],
     [`Node ${OLDEST_NODE}, the oldest engines allows`, () => join(project(), 'node_modules/node/bin/node')],

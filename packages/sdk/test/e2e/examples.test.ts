@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { HostLoop } from '../support/host.ts';
@@ -23,9 +23,20 @@ afterAll(async () => {
 
 const env = () => ({ SWITCHBOARD_URL: service.server.url, SWITCHBOARD_API_KEY: a.apiKey });
 
+/** The README's command that runs `examples/<name>`, as written. */
+function documented(name: string): string {
+  const readme = readFileSync(resolve(examples, '../README.md'), 'utf8');
+  const line = readme.split('\n').find((l) => l.includes(`examples/${name}`) && l.startsWith('npx'));
+  if (!line) throw new Error(`the README shows no command for examples/${name}`);
+  return line.replace(/\s+#.*$/, '');
+}
+
 describe('examples/send-every-kind.ts', () => {
-  it('sends every message kind and prints how each settled', async () => {
-    const child = new Child(join(examples, 'send-every-kind.ts'), [a.direct.conversationId], env(), examples);
+  it("sends every message kind and prints how each settled, run by the README's command as written", async () => {
+    // `pnpm exec` runs it on the Node the checkout pins, whatever `node` the user's PATH has.
+    const command = documented('send-every-kind.ts');
+    expect(command).toMatch(/^npx -y pnpm@[\d.]+ exec node examples\/send-every-kind\.ts "\$DM"$/);
+    const child = new Child('-c', [command], { ...env(), DM: a.direct.conversationId }, resolve(examples, '..'), 'bash');
     expect(await child.exit(), child.stderr.join('')).toBe(0);
     expect(child.lines.map((l) => [(l as { kind: string }).kind, (l as { status: string }).status, (l as { errorCode: string | null }).errorCode])).toEqual([
       ['text', 'succeeded', null],
@@ -39,6 +50,22 @@ describe('examples/send-every-kind.ts', () => {
 });
 
 describe('examples/agent.ts', () => {
+  it('keeps its cursor outside the checkout by default', async () => {
+    const state = mkdtempSync(join(tmpdir(), 'switchboard-state-'));
+    try {
+      const agent = new Child(join(examples, 'agent.ts'), [], { ...env(), XDG_STATE_HOME: state }, examples);
+      const listening = await agent.line<{ cursorFile: string }>((l) => l.msg === 'agent listening');
+      expect(listening.cursorFile).toBe(join(state, 'switchboard-agent/cursor'));
+      await a.host.received(a.direct.externalId, 'where am I kept?', 'inbound-state');
+      await agent.line((l) => l.msg === 'replied');
+      expect(await agent.stop()).toBe(0);
+      expect(readFileSync(listening.cursorFile, 'utf8')).toMatch(/^\d+$/);
+      expect(existsSync(join(examples, '.agent-cursor'))).toBe(false);
+    } finally {
+      rmSync(state, { recursive: true, force: true });
+    }
+  });
+
   it('replies to each inbound message once, threaded under it, and resumes after a restart without replying twice', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'switchboard-agent-'));
     const cursorFile = join(dir, 'cursor');

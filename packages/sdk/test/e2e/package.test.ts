@@ -6,11 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { ensureBuilt, packPackage } from '@switchboard/tooling/pack';
+import { brokenSourceMaps, ensureBuilt, packPackage } from '@switchboard/tooling/pack';
 import { HostLoop } from '../support/host.ts';
 import { readyAccount, startService, type ReadyAccount, type Service } from '../support/service.ts';
 
@@ -53,7 +53,16 @@ try {
   if (error instanceof PayloadValidationError) invalid = error.issues.map((i) => i.path).join(',');
 }
 
-console.log(JSON.stringify({ node: process.version, disposition: acknowledgement.disposition, outcome: outcome.status, streamed: seen?.type, code, invalid, commandTypes: commandTypes.length }));
+// A body typed unknown: checked against the schema (the zod chunk loads on demand), then sent.
+let unchecked: string | undefined;
+try {
+  await client.sendCommand('message.send', JSON.parse('{"target":{"kind":"conversation","conversationId":"' + conversationId + '"},"payload":{"txt":"typo"}}'));
+} catch (error) {
+  if (error instanceof PayloadValidationError) unchecked = error.commandType;
+}
+const parsed = await client.sendCommand('message.send', JSON.parse('{"target":{"kind":"conversation","conversationId":"' + conversationId + '"},"payload":{"text":"checked"}}'));
+
+console.log(JSON.stringify({ node: process.version, disposition: acknowledgement.disposition, outcome: outcome.status, streamed: seen?.type, code, invalid, unchecked, parsed: parsed.status, commandTypes: commandTypes.length }));
 `;
 
 // Must not compile: proves the types ship and are the spec's, not \`any\`.
@@ -84,8 +93,10 @@ function readmeSnippets(): string[] {
     input: 'declare const input: string;',
     text: 'declare const text: string;',
     showFieldError: 'declare function showFieldError(field: string, reason: string): void;',
+    modelOutput: 'declare const modelOutput: string;',
+    formJson: 'declare const formJson: string;',
   };
-  const imports = "import { SwitchboardClient, SwitchboardError, PayloadValidationError } from '@switchboard/sdk';";
+  const imports = "import { SwitchboardClient, SwitchboardError, PayloadValidationError, parseCommand } from '@switchboard/sdk';";
   return [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map(([, code]) => {
     const defined = new Set([...code!.matchAll(/\b(?:const|let|function)\s+(?:\{\s*)?([\w, ]+)/g)].flatMap((m) => m[1]!.split(',').map((n) => n.trim())));
     const needed = Object.entries(given).filter(([name]) => !defined.has(name) && new RegExp(`\\b${name}\\b`).test(code!));
@@ -108,7 +119,9 @@ beforeAll(async () => {
   }
   const project = join(scratch, 'app');
   mkdirSync(project);
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  // The README's ESM setup: npm init's CommonJS package made a module.
+  await run('npm', ['init', '-y'], { cwd: project });
+  await run('npm', ['pkg', 'set', 'type=module'], { cwd: project });
   writeFileSync(
     join(project, 'tsconfig.json'),
     JSON.stringify({ compilerOptions: { target: 'es2022', module: 'nodenext', strict: true, outDir: 'dist', lib: ['es2022', 'dom'], types: ['node'], skipLibCheck: false }, files: ['consumer.ts'] }),
@@ -120,11 +133,15 @@ beforeAll(async () => {
     writeFileSync(join(project, `readme-${i + 1}.ts`), code);
     return `readme-${i + 1}.ts`;
   });
-  // What `tsc --init` turns on, exactOptionalPropertyTypes among it.
-  writeFileSync(join(project, 'tsconfig.readme.json'), JSON.stringify({ extends: './tsconfig.json', compilerOptions: { noEmit: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true }, files: snippets }));
+  // The README's snippets compile under what the README's `tsc --init --types node` turns on
+  // (strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess, module nodenext), run below.
+  writeFileSync(join(project, 'tsconfig.readme.json'), JSON.stringify({ extends: './tsconfig.init.json', compilerOptions: { noEmit: true, skipLibCheck: false }, files: snippets }));
   // The typescript and @types/node the workspace pins; Node 20.19.0 as an npm package (the `node` package fetches its binary from the registry).
   // Killed rather than left behind if the registry does not answer.
   await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs, 'typescript@6.0.3', '@types/node@24.19.2', `node@${OLDEST_NODE}`], { cwd: project, timeout: 150_000 });
+  const init = mkdtempSync(join(scratch, 'init-'));
+  await run(process.execPath, [join(project, 'node_modules/typescript/bin/tsc'), '--init', '--types', 'node'], { cwd: init });
+  renameSync(join(init, 'tsconfig.json'), join(project, 'tsconfig.init.json'));
 
   service = await startService();
   a = await readyAccount(service.server);
@@ -141,17 +158,24 @@ describe('the packed tarballs, installed with npm outside the workspace', () => 
   const project = () => join(scratch, 'app');
   const tsc = () => join(project(), 'node_modules/typescript/bin/tsc');
 
+  it('ship the sources their source maps and declaration maps name', () => {
+    for (const name of ['contracts', 'sdk']) expect(brokenSourceMaps(join(project(), 'node_modules/@switchboard', name)), name).toEqual([]);
+  });
+
   it('compile a consumer under strict settings, and reject a bad enum', async () => {
     await run(process.execPath, [tsc(), '-p', '.'], { cwd: project() });
     const failed = await run(process.execPath, [tsc(), '-p', 'tsconfig.misuse.json', '--pretty', 'false'], { cwd: project() }).catch((e: { stdout: string }) => e);
     expect((failed as { stdout: string }).stdout).toMatch(/misuse\.ts\(\d+,\d+\): error TS2322: Type '"wow"'/);
-  }, 60_000);
+  }, 120_000);
 
-  it("compile every TypeScript snippet of the SDK's README under --strict --exactOptionalPropertyTypes", async () => {
+  it("compile every TypeScript snippet of the SDK's README in the README's ESM setup (tsc --init: strict, exactOptionalPropertyTypes)", async () => {
+    const init = readFileSync(join(project(), 'tsconfig.init.json'), 'utf8');
+    for (const option of ['"strict": true', '"exactOptionalPropertyTypes": true', '"module": "nodenext"', '"types": ["node"]']) expect(init).toContain(option);
+    expect(JSON.parse(readFileSync(join(project(), 'package.json'), 'utf8')).type).toBe('module');
     expect(readmeSnippets().length).toBeGreaterThanOrEqual(7);
     const compiled = await run(process.execPath, [tsc(), '-p', 'tsconfig.readme.json', '--pretty', 'false'], { cwd: project() }).catch((e: { stdout: string }) => e);
     expect((compiled as { stdout: string }).stdout).toBe('');
-  }, 60_000);
+  }, 120_000);
 
   for (const [label, node] of [
     ['the current Node', () => process.execPath],
@@ -163,7 +187,7 @@ describe('the packed tarballs, installed with npm outside the workspace', () => 
         env: { ...process.env, SWITCHBOARD_URL: service.server.url, SWITCHBOARD_API_KEY: a.apiKey },
       });
       const result = JSON.parse(stdout) as Record<string, unknown>;
-      expect(result).toMatchObject({ disposition: 'queued', outcome: 'succeeded', streamed: 'command.settled', code: 'conversation_not_found:never', invalid: '/payload/options', commandTypes: 7 });
+      expect(result).toMatchObject({ disposition: 'queued', outcome: 'succeeded', streamed: 'command.settled', code: 'conversation_not_found:never', invalid: '/payload/options', unchecked: 'message.send', parsed: 'queued', commandTypes: 7 });
       expect(result.node).toBe(label === 'the current Node' ? process.version : `v${OLDEST_NODE}`);
     }, 30_000);
   }

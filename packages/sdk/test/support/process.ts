@@ -9,8 +9,9 @@ export class Child {
   readonly stderr: string[] = [];
   private waiters: Array<{ match: (line: unknown) => boolean; resolve: (line: unknown) => void }> = [];
 
-  constructor(file: string, args: string[], env: Record<string, string>, cwd: string) {
-    this.process = spawn(process.execPath, [file, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  /** Runs `file` on this Node, or with `executable` (e.g. `bash` with `-c`) when given. */
+  constructor(file: string, args: string[], env: Record<string, string>, cwd: string, executable = process.execPath) {
+    this.process = spawn(executable, [file, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     this.process.stderr!.on('data', (chunk: Buffer) => this.stderr.push(chunk.toString()));
     createInterface({ input: this.process.stdout! }).on('line', (text) => {
       let line: unknown = text;

@@ -59,7 +59,8 @@ export class SimulatorDriver implements Driver {
   }
 
   /** The platform takes the call after the send latency; whatever reached it is echoed after the echo latency. */
-  private async call(act: () => Outcome): Promise<Outcome> {
+  private async call(act: () => Outcome, conversation?: ConversationRef): Promise<Outcome> {
+    if (conversation?.conversationId) this.platform.learnConversationId(conversation.conversationId, conversation.externalId);
     await this.wait(this.settings.sendLatency);
     const outcome = act();
     if (!outcome.replayed && (outcome.result === 'confirmed' || outcome.result === 'accepted_no_echo')) await this.wait(this.settings.echoLatency);
@@ -72,7 +73,7 @@ export class SimulatorDriver implements Driver {
 
   sendToConversation(action: ActionRef, conversation: ConversationRef, content: OutgoingContent): Promise<Outcome> {
     const fault = this.sendFault();
-    return this.call(() => this.platform.send(action, this.context.hostId, conversation, content, fault));
+    return this.call(() => this.platform.send(action, this.context.hostId, conversation, content, fault), conversation);
   }
 
   sendToRecipient(action: ActionRef, recipientExternalId: string, text: string): Promise<Outcome> {
@@ -81,15 +82,15 @@ export class SimulatorDriver implements Driver {
   }
 
   tapback(action: ActionRef, conversation: ConversationRef, messageExternalId: string, tapback: Tapback, remove: boolean): Promise<Outcome> {
-    return this.call(() => this.platform.tapback(action, this.context.hostId, conversation, messageExternalId, tapback, remove));
+    return this.call(() => this.platform.tapback(action, this.context.hostId, conversation, messageExternalId, tapback, remove), conversation);
   }
 
   reactToNewestIncoming(action: ActionRef, conversation: ConversationRef, tapback: Tapback): Promise<Outcome> {
-    return this.call(() => this.platform.reactToNewestIncoming(action, this.context.hostId, conversation, tapback));
+    return this.call(() => this.platform.reactToNewestIncoming(action, this.context.hostId, conversation, tapback), conversation);
   }
 
   shareNamePhoto(action: ActionRef, conversation: ConversationRef): Promise<Outcome> {
-    return this.call(() => this.platform.shareNamePhoto(action, this.context.hostId, conversation));
+    return this.call(() => this.platform.shareNamePhoto(action, this.context.hostId, conversation), conversation);
   }
 
   createGroup(action: ActionRef, participants: string[], text: string, name: string | null): Promise<Outcome> {
@@ -99,12 +100,12 @@ export class SimulatorDriver implements Driver {
 
   renameGroup(action: ActionRef, conversation: ConversationRef, name: string): Promise<Outcome> {
     const fault = this.updateFault();
-    return this.call(() => this.platform.renameGroup(action, this.context.hostId, conversation, name, fault));
+    return this.call(() => this.platform.renameGroup(action, this.context.hostId, conversation, name, fault), conversation);
   }
 
   addParticipant(action: ActionRef, conversation: ConversationRef, participant: string): Promise<Outcome> {
     const fault = this.updateFault();
-    return this.call(() => this.platform.addParticipant(action, this.context.hostId, conversation, participant, fault));
+    return this.call(() => this.platform.addParticipant(action, this.context.hostId, conversation, participant, fault), conversation);
   }
 
   async removeParticipant(action: ActionRef, conversation: ConversationRef, participant: string): Promise<Outcome> {
@@ -115,11 +116,11 @@ export class SimulatorDriver implements Driver {
       return { result: 'group_update_unverified', detail: `remove_participant stalled ${this.settings.removeStallMs} ms on OS ${REMOVE_PARTICIPANT_BROKEN_OS} and was never confirmed`, events: [] };
     }
     const fault = this.updateFault();
-    return this.call(() => this.platform.removeParticipant(action, this.context.hostId, conversation, participant, fault));
+    return this.call(() => this.platform.removeParticipant(action, this.context.hostId, conversation, participant, fault), conversation);
   }
 
   leaveGroup(action: ActionRef, conversation: ConversationRef): Promise<Outcome> {
-    return this.call(() => this.platform.leaveGroup(action, this.context.hostId, conversation));
+    return this.call(() => this.platform.leaveGroup(action, this.context.hostId, conversation), conversation);
   }
 
   subscribe(listener: FeedListener): FeedSubscription {

@@ -186,6 +186,21 @@ export class SimulatedPlatform {
     return row ? conversation(row) : null;
   }
 
+  /**
+   * The platform id of a conversation named by its platform id or by its Switchboard id (known
+   * once a command to the conversation ran here); null when neither names one.
+   */
+  externalIdOf(id: string): string | null {
+    if (this.conversation(id)) return id;
+    const row = this.sql('SELECT external_id FROM switchboard_ids WHERE account = ? AND conversation_id = ?').get(this.account, id.toLowerCase());
+    return row ? (row.external_id as string) : null;
+  }
+
+  /** Remembers Switchboard's id of a conversation, from a command the server resolved to it. */
+  learnConversationId(conversationId: string, externalId: string): void {
+    this.sql('INSERT INTO switchboard_ids (account, conversation_id, external_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING').run(this.account, conversationId, externalId);
+  }
+
   conversations(): ConversationState[] {
     return this.sql('SELECT * FROM conversations WHERE account = ? ORDER BY created_at, external_id').all(this.account).map(conversation);
   }

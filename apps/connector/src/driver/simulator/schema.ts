@@ -70,6 +70,16 @@ const MIGRATIONS = [
     seq INTEGER NOT NULL
   ) STRICT;
   `,
+  // Switchboard's ids of conversations, as the server resolved them in dispatched commands, so
+  // `inject --conversation` takes the id a client knows as well as the platform's.
+  `
+  CREATE TABLE switchboard_ids (
+    account TEXT NOT NULL,
+    conversation_id TEXT NOT NULL,
+    external_id TEXT NOT NULL,
+    PRIMARY KEY (account, conversation_id)
+  ) STRICT;
+  `,
 ];
 
 /** Brings the file's schema up to date in one transaction; safe when several processes open it at once. */
