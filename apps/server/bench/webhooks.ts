@@ -112,7 +112,7 @@ try {
   for (let round = 1; round <= ROUNDS; round++) {
     for (const store of STORES) {
       for (const [build, entry] of BUILDS) {
-        const env = store === 'postgres' ? { SWITCHBOARD_DATABASE_URL: await testDatabase(`bench-webhooks-${Date.now()}-${++databases}`) } : {};
+        const env: Record<string, string> = store === 'postgres' ? { SWITCHBOARD_DATABASE_URL: await testDatabase(`bench-webhooks-${Date.now()}-${++databases}`) } : {};
         const f = await measure(entry, env);
         const verdict = f.p99 < 50 ? styleText('green', 'met') : styleText('red', 'missed');
         console.log(`${store.padEnd(9)} ${build.padEnd(11)} 1 endpoint ${f.one.toFixed(0).padStart(5)}/s   100 endpoints ${f.many.toFixed(0).padStart(5)}/s   p50 ${String(f.p50).padStart(6)} ms   p99 ${String(f.p99).padStart(6)} ms (${verdict})   load ${f.load.toFixed(1)}`);

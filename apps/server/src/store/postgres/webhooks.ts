@@ -16,7 +16,8 @@ type Tx = TransactionSql;
 
 /** What the PostgreSQL store lends its webhook tables: its transactions, its reads and its event append. */
 export interface PostgresAccess {
-  write<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** `synced: false`: COMMIT does not wait for the WAL flush; a PostgreSQL crash may take it back. */
+  write<T>(fn: (tx: Tx) => Promise<T>, synced?: boolean): Promise<T>;
   read<T>(fn: (sql: Sql) => Promise<T>): Promise<T>;
   insertEvents(tx: Tx, accountId: string, events: NewEvent[]): Promise<EventRecord[]>;
 }
@@ -28,6 +29,16 @@ export interface PostgresAccess {
  * worker checks its token (and cursor) in its own statement. Writes that change an endpoint lock
  * its row first, so a delete and a recorded attempt never interleave.
  */
+/**
+ * Delivery bookkeeping whose loss in a PostgreSQL crash repeats deliveries but loses none and
+ * breaks no claim: a delivered attempt's log row and cursor move (lost, the cursor is behind, a
+ * live worker's next write is fenced by the cursor check, and the events after it are delivered
+ * again with the same webhook-id), skips, renewals and releases (lost, a claim lapses early or
+ * late). These commit without waiting for the WAL flush. Taking a claim waits for it: a claim
+ * lost while its worker lives would let another replica take the same token.
+ */
+const UNSYNCED = false;
+
 export class PostgresWebhookStore implements WebhookStore {
   private readonly db: PostgresAccess;
 
@@ -119,7 +130,13 @@ export class PostgresWebhookStore implements WebhookStore {
     });
   }
 
-  claimDue(owner: string, now: number, ttlMs: number, max: number): Promise<WebhookClaim[]> {
+  async claimDue(owner: string, now: number, ttlMs: number, max: number): Promise<WebhookClaim[]> {
+    // A wake-up with nothing due (most commits) costs one read, not a write transaction.
+    const due = await this.db.read((sql) => sql`SELECT 1 FROM webhook_endpoints e
+      WHERE e.enabled = 1 AND e.next_attempt_at <= ${now} AND e.claim_expires_at <= ${now}
+        AND EXISTS (SELECT 1 FROM events v WHERE v.account_id = e.account_id AND v.id > e.cursor)
+      LIMIT 1`);
+    if (due.length === 0) return [];
     return this.db.write(async (tx) => {
       // SKIP LOCKED: a replica passes over rows another is claiming; the outer WHERE rechecks the
       // expiry on the row as locked, so a claim taken meanwhile is never taken twice.
@@ -142,18 +159,18 @@ export class PostgresWebhookStore implements WebhookStore {
   renewClaim(endpointId: string, token: number, now: number, ttlMs: number): Promise<boolean> {
     return this.db.write(async (tx) =>
       (await tx`UPDATE webhook_endpoints SET claim_expires_at = ${now + ttlMs}
-        WHERE id = ${endpointId} AND claim_token = ${token} AND claim_expires_at > ${now} AND enabled = 1`).count > 0);
+        WHERE id = ${endpointId} AND claim_token = ${token} AND claim_expires_at > ${now} AND enabled = 1`).count > 0, UNSYNCED);
   }
 
   releaseClaim(endpointId: string, token: number): Promise<void> {
     return this.db.write(async (tx) => {
       await tx`UPDATE webhook_endpoints SET claim_expires_at = 0 WHERE id = ${endpointId} AND claim_token = ${token}`;
-    });
+    }, UNSYNCED);
   }
 
   skipTo(endpointId: string, token: number, cursor: number, to: number): Promise<boolean> {
     return this.db.write(async (tx) =>
-      (await tx`UPDATE webhook_endpoints SET cursor = ${to} WHERE id = ${endpointId} AND claim_token = ${token} AND cursor = ${cursor}`).count > 0);
+      (await tx`UPDATE webhook_endpoints SET cursor = ${to} WHERE id = ${endpointId} AND claim_token = ${token} AND cursor = ${cursor}`).count > 0, UNSYNCED);
   }
 
   recordAttempt(record: AttemptRecord): Promise<AttemptResult> {
@@ -179,10 +196,10 @@ export class PostgresWebhookStore implements WebhookStore {
       const updated = endpoint(rows[0]!);
       const events = outcome.kind === 'disable' ? await this.db.insertEvents(tx, updated.accountId, [outcome.event(updated)]) : [];
       return { endpoint: updated, events };
-    });
+    }, record.outcome.kind !== 'delivered'); // a failure's retry state and a disable (a stream event) wait for the flush
   }
 
   purgeDeliveries(olderThan: number): Promise<number> {
-    return this.db.write(async (tx) => (await tx`DELETE FROM webhook_deliveries WHERE at < ${olderThan}`).count);
+    return this.db.write(async (tx) => (await tx`DELETE FROM webhook_deliveries WHERE at < ${olderThan}`).count, UNSYNCED);
   }
 }
