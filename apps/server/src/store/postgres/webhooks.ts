@@ -23,13 +23,6 @@ export interface PostgresAccess {
   insertEvents(tx: Tx, accountId: string, events: NewEvent[]): Promise<EventRecord[]>;
 }
 
-/**
- * Webhooks on PostgreSQL, shared by every replica. Claims: `claimDue` picks due endpoints with
- * `FOR UPDATE SKIP LOCKED` and takes them (new token, expiry) in the same statement, rechecking
- * the expiry on the locked row, so two replicas never hold one endpoint; every later write of a
- * worker checks its token (and cursor) in its own statement. Writes that change an endpoint lock
- * its row first, so a delete and a recorded attempt never interleave.
- */
 /*
  * Delivery bookkeeping is one statement each (one round trip) and starts with the CTE `unsynced`,
  * which turns synchronous commit off for its own transaction: COMMIT does not wait for the WAL
@@ -41,6 +34,13 @@ export interface PostgresAccess {
  * another replica take the same token.
  */
 
+/**
+ * Webhooks on PostgreSQL, shared by every replica. Claims: `claimDue` picks due endpoints with
+ * `FOR UPDATE SKIP LOCKED` and takes them (new token, expiry) in the same statement, rechecking
+ * the expiry on the locked row, so two replicas never hold one endpoint; every later write of a
+ * worker checks its token (and cursor) in its own statement. Writes that change an endpoint lock
+ * its row first, so a delete and a recorded attempt never interleave.
+ */
 export class PostgresWebhookStore implements WebhookStore {
   private readonly db: PostgresAccess;
 
