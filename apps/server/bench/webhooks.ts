@@ -1,84 +1,124 @@
+import { loadavg } from 'node:os';
 import { styleText } from 'node:util';
 import { paths, Receiver, removeDataDir, startServer } from '@switchboard/testkit';
+import { startEmbeddedPostgres, testDatabase, TEST_DATABASE_URL } from '@switchboard/testkit/postgres';
 
-// Webhook delivery on loopback, from the production build: how fast a backlog drains to one
-// receiver and to 100 endpoints, and the delay from an event's commit to its delivery at a
-// steady 200 events/s. Events come from a connector host reporting conversations, the way
-// platform events reach the stream.
+// Webhook delivery on loopback, from the production build, on SQLite and on PostgreSQL side by
+// side: how fast a backlog drains to one receiver and to 100 endpoints, and the delay from an
+// event's commit to its delivery at a steady 200 events/s. Events come from a connector host
+// reporting conversations, the way platform events reach the stream.
+//
+// PostgreSQL is embedded (npm) with its default durability (fsync, synchronous commit), unless
+// SWITCHBOARD_TEST_DATABASE_URL names a server. BENCH_WEBHOOK_BASELINE=<path to another build's
+// dist/main.js> measures that build too, in the same run, in turns with this one (build it from
+// the commit to compare, then copy apps/server/dist to, say, apps/server/node_modules/.bench-base
+// so its npm imports resolve). BENCH_WEBHOOK_STORES=sqlite (or postgres) measures one store.
 const BACKLOG = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 2000);
 const ENDPOINTS = 100;
-const RATE = 200;
+const RATE = Number(process.env.BENCH_WEBHOOK_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_DURATION ?? 8);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
+const STORES = (process.env.BENCH_WEBHOOK_STORES ?? 'sqlite,postgres').split(',') as Array<'sqlite' | 'postgres'>;
+const BUILDS: Array<[string, string]> = [
+  ...(process.env.BENCH_WEBHOOK_BASELINE ? [['baseline', process.env.BENCH_WEBHOOK_BASELINE] as [string, string]] : []),
+  ['this build', paths.serverDist],
+];
 
-const server = await startServer({ SWITCHBOARD_RATE_LIMIT: '0', SWITCHBOARD_READ_RATE_LIMIT: '0', SWITCHBOARD_LEASE_TTL_MS: '3600000' }, undefined, paths.serverDist);
-const receiver = await Receiver.start();
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
 
-async function call(key: string, method: string, path: string, body?: unknown): Promise<any> {
-  const response = await fetch(`${server.url}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-  if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-  return response.status === 204 ? null : response.json();
-}
+interface Figures { one: number; many: number; p50: number; p99: number; load: number }
 
-let sequence = 0;
-/** `count` new conversations, reported in batches of 100: `count` stream events. */
-async function report(connectorKey: string, epoch: number, count: number): Promise<void> {
-  for (let left = count; left > 0; left -= 100) {
-    const events = Array.from({ length: Math.min(100, left) }, () => ({ type: 'conversation.appeared', externalId: `bench-${++sequence}`, conversationKind: 'direct', name: null, participants: ['+14155550123'] }));
-    const response = await fetch(`${server.url}/v1/connector/platform-events`, { method: 'POST', headers: { authorization: `Bearer ${connectorKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ epoch, events }) });
-    if (response.status !== 200) throw new Error(`platform-events: ${response.status}`);
+/** One server (one build, one store) through the three measurements. */
+async function measure(entry: string, env: Record<string, string>): Promise<Figures> {
+  const server = await startServer({ SWITCHBOARD_RATE_LIMIT: '0', SWITCHBOARD_READ_RATE_LIMIT: '0', SWITCHBOARD_LEASE_TTL_MS: '3600000', ...env }, undefined, entry);
+  const receiver = await Receiver.start();
+  let sequence = 0;
+
+  async function call(key: string, method: string, path: string, body?: unknown): Promise<any> {
+    const response = await fetch(`${server.url}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+    return response.status === 204 ? null : response.json();
+  }
+
+  /** `count` new conversations, reported in batches of 100: `count` stream events. */
+  async function report(connectorKey: string, epoch: number, count: number): Promise<void> {
+    for (let left = count; left > 0; left -= 100) {
+      const events = Array.from({ length: Math.min(100, left) }, () => ({ type: 'conversation.appeared', externalId: `bench-${++sequence}`, conversationKind: 'direct', name: null, participants: ['+14155550123'] }));
+      const response = await fetch(`${server.url}/v1/connector/platform-events`, { method: 'POST', headers: { authorization: `Bearer ${connectorKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ epoch, events }) });
+      if (response.status !== 200) throw new Error(`platform-events: ${response.status}`);
+    }
+  }
+
+  /** An account with a leased host and `n` endpoints (disabled until the backlog is in), each its own path on the receiver. */
+  async function setup(n: number) {
+    const account = await server.account();
+    const lease = await fetch(`${server.url}/v1/connector/lease`, { method: 'POST', headers: { authorization: `Bearer ${account.connectorKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ hostId: `bench-${++sequence}`, osMajorVersion: 15, capabilities: [] }) }).then((r) => r.json() as Promise<{ epoch: number }>);
+    const ids: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const endpoint = await call(account.apiKey, 'POST', '/v1/webhook-endpoints', { url: `${receiver.url}/${i}` });
+      await call(account.apiKey, 'PATCH', `/v1/webhook-endpoints/${endpoint.id}`, { enabled: false });
+      ids.push(endpoint.id);
+    }
+    return { account, epoch: lease.epoch, ids };
+  }
+
+  /** Queues `events` while the endpoints are disabled, enables them, and times the drain (20 endpoints per account, the limit). */
+  async function drain(n: number, events: number): Promise<number> {
+    const groups = await Promise.all(Array.from({ length: Math.ceil(n / 20) }, (_, g) => setup(Math.min(20, n - g * 20))));
+    for (const { account, epoch } of groups) await report(account.connectorKey, epoch, events);
+    const before = receiver.deliveries.length;
+    const started = performance.now();
+    await Promise.all(groups.flatMap(({ account, ids }) => ids.map((id) => call(account.apiKey, 'PATCH', `/v1/webhook-endpoints/${id}`, { enabled: true }))));
+    await receiver.waitForCount(before + n * events, 600_000);
+    return (n * events) / ((performance.now() - started) / 1000);
+  }
+
+  /** Commit-to-delivery delay at a steady rate: one event per report, RATE a second. */
+  async function steady(): Promise<{ p50: number; p99: number }> {
+    const { account, epoch, ids } = await setup(1);
+    await call(account.apiKey, 'PATCH', `/v1/webhook-endpoints/${ids[0]}`, { enabled: true });
+    const before = receiver.deliveries.length;
+    const total = RATE * SECONDS;
+    const start = performance.now();
+    for (let i = 0; i < total; i++) {
+      const wait = start + (i * 1000) / RATE - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      void report(account.connectorKey, epoch, 1);
+    }
+    await receiver.waitForCount(before + total, 300_000);
+    // The envelope's `time` is when the event was recorded, in the transaction that commits it.
+    const delays = receiver.deliveries.slice(before).map((d) => d.at - Date.parse((JSON.parse(d.body) as { time: string }).time));
+    return { p50: percentile(delays, 0.5), p99: percentile(delays, 0.99) };
+  }
+
+  try {
+    const one = await drain(1, BACKLOG);
+    const many = await drain(ENDPOINTS, BACKLOG / 20);
+    const { p50, p99 } = await steady();
+    return { one, many, p50, p99, load: loadavg()[0]! };
+  } finally {
+    await receiver.close();
+    await server.stop();
+    removeDataDir(server.dataDir);
   }
 }
 
-/** An account with a leased host and `n` endpoints (disabled until the backlog is in), each its own path on the receiver. */
-async function setup(n: number) {
-  const account = await server.account();
-  const lease = await fetch(`${server.url}/v1/connector/lease`, { method: 'POST', headers: { authorization: `Bearer ${account.connectorKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ hostId: `bench-${++sequence}`, osMajorVersion: 15, capabilities: [] }) }).then((r) => r.json() as Promise<{ epoch: number }>);
-  const ids: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const endpoint = await call(account.apiKey, 'POST', '/v1/webhook-endpoints', { url: `${receiver.url}/${i}` });
-    await call(account.apiKey, 'PATCH', `/v1/webhook-endpoints/${endpoint.id}`, { enabled: false });
-    ids.push(endpoint.id);
-  }
-  return { account, epoch: lease.epoch, ids };
-}
-
-/** Queues `events` while the endpoints are disabled, enables them, and times the drain (20 endpoints per account, the limit). */
-async function drain(n: number, events: number): Promise<number> {
-  const groups = await Promise.all(Array.from({ length: Math.ceil(n / 20) }, (_, g) => setup(Math.min(20, n - g * 20))));
-  for (const { account, epoch } of groups) await report(account.connectorKey, epoch, events);
-  const before = receiver.deliveries.length;
-  const started = performance.now();
-  await Promise.all(groups.flatMap(({ account, ids }) => ids.map((id) => call(account.apiKey, 'PATCH', `/v1/webhook-endpoints/${id}`, { enabled: true }))));
-  await receiver.waitForCount(before + n * events, 600_000);
-  return (n * events) / ((performance.now() - started) / 1000);
-}
-
+console.log(styleText('bold', `webhook bench: loopback, production build, one receiver (node:http, answers 204); ${ROUNDS} round(s)`));
+console.log(`columns: a backlog of ${BACKLOG} events to 1 endpoint, of ${BACKLOG / 20} events to each of ${ENDPOINTS} endpoints (deliveries/s); commit to delivery at ${RATE} events/s for ${SECONDS} s (target p99 < 50 ms); 1-minute load average after`);
+const embedded = STORES.includes('postgres') && !process.env[TEST_DATABASE_URL] ? await startEmbeddedPostgres({ durable: true }) : null;
+if (embedded) process.env[TEST_DATABASE_URL] = embedded.url;
 try {
-  console.log(styleText('bold', 'webhook bench: loopback, production build, one receiver (node:http, answers 204)'));
-  const one = await drain(1, BACKLOG);
-  console.log(`backlog of ${BACKLOG} events to 1 endpoint:          ${one.toFixed(0).padStart(7)} deliveries/s`);
-  const many = await drain(ENDPOINTS, BACKLOG / 20);
-  console.log(`backlog of ${BACKLOG / 20} events to ${ENDPOINTS} endpoints:       ${many.toFixed(0).padStart(7)} deliveries/s`);
-
-  // Commit-to-delivery delay at a steady rate: one event per report, RATE a second.
-  const { account, epoch, ids } = await setup(1);
-  await call(account.apiKey, 'PATCH', `/v1/webhook-endpoints/${ids[0]}`, { enabled: true });
-  const before = receiver.deliveries.length;
-  const total = RATE * SECONDS;
-  const start = performance.now();
-  for (let i = 0; i < total; i++) {
-    const wait = start + (i * 1000) / RATE - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    void report(account.connectorKey, epoch, 1);
+  let databases = 0;
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const store of STORES) {
+      for (const [build, entry] of BUILDS) {
+        const env: Record<string, string> = store === 'postgres' ? { SWITCHBOARD_DATABASE_URL: await testDatabase(`bench-webhooks-${Date.now()}-${++databases}`) } : {};
+        const f = await measure(entry, env);
+        const verdict = f.p99 < 50 ? styleText('green', 'met') : styleText('red', 'missed');
+        console.log(`${store.padEnd(9)} ${build.padEnd(11)} 1 endpoint ${f.one.toFixed(0).padStart(5)}/s   100 endpoints ${f.many.toFixed(0).padStart(5)}/s   p50 ${String(f.p50).padStart(6)} ms   p99 ${String(f.p99).padStart(6)} ms (${verdict})   load ${f.load.toFixed(1)}`);
+      }
+    }
   }
-  await receiver.waitForCount(before + total, 120_000);
-  // The envelope's `time` is when the event was recorded, in the transaction that commits it.
-  const delays = receiver.deliveries.slice(before).map((d) => d.at - Date.parse((JSON.parse(d.body) as { time: string }).time));
-  const p99 = percentile(delays, 0.99);
-  console.log(`commit to delivery at ${RATE} events/s (${total} events): p50 ${percentile(delays, 0.5)} ms, p99 ${p99} ms (target p99 < 50 ms): ${p99 < 50 ? styleText('green', 'met') : styleText('red', 'missed')}`);
 } finally {
-  await receiver.close();
-  await server.stop();
-  removeDataDir(server.dataDir);
+  await embedded?.stop();
 }

@@ -110,6 +110,25 @@ export function webhookStoreSuite(name: string, factory: () => Promise<Store>, r
       expect(enabled).toMatchObject({ enabled: true, disabledReason: null, attempt: 0, failingSince: null, nextAttemptAt: 0, cursor: endpoint.cursor });
     });
 
+    it('delivery bookkeeping and stream writes issued together all commit, in the order issued', async () => {
+      // The bookkeeping skips the fsync (SQLite: a NORMAL group of its own; PostgreSQL: no wait for
+      // the WAL flush); a stream write issued right after it must neither join nor undo it.
+      const { account, endpoint } = await setup();
+      const [e1, e2] = await append(account.id, 2);
+      const [claim] = await hooks.claimDue('a', T0, TTL, 10);
+      const [delivered, appended, failed] = await Promise.all([
+        hooks.recordAttempt({ endpointId: endpoint.id, token: claim!.token, cursor: endpoint.cursor, delivery: attempt(e1!.id), outcome: { kind: 'delivered', claimUntil: T0 + TTL } }),
+        append(account.id),
+        hooks.recordAttempt({ endpointId: endpoint.id, token: claim!.token, cursor: e1!.id, delivery: attempt(e2!.id, 500), outcome: { kind: 'retry', at: T0 + 5_000, failingSince: T0 } }),
+      ]);
+      expect(delivered.endpoint!.cursor).toBe(e1!.id);
+      expect(failed.endpoint).toMatchObject({ cursor: e1!.id, attempt: 1 });
+      expect(await store.readEvents(account.id, e2!.id, 10)).toEqual(appended);
+      expect((await hooks.listDeliveries(account.id, endpoint.id, 10, null)).items.map((d) => [d.eventId, d.status])).toEqual([[e2!.id, 500], [e1!.id, 200]]);
+      await hooks.releaseClaim(endpoint.id, claim!.token);
+      expect(await hooks.getEndpoint(account.id, endpoint.id)).toMatchObject({ cursor: e1!.id, nextAttemptAt: T0 + 5_000 });
+    });
+
     it('rotation keeps the old secret as the previous one until the overlap ends', async () => {
       const { account, endpoint } = await setup();
       const rotated = await hooks.rotateSecret(account.id, endpoint.id, 'whsec_CCCC', T0, 1_000);

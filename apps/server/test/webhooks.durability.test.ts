@@ -6,7 +6,7 @@ const started: ServerProcess[] = [];
 let receiver: Receiver | undefined;
 afterAll(async () => {
   for (const s of started) await s.kill();
-  if (started[0]) removeDataDir(started[0].dataDir);
+  for (const dir of new Set(started.map((s) => s.dataDir))) removeDataDir(dir);
   await receiver?.close();
 });
 
@@ -63,6 +63,31 @@ describe('a server crash loses no webhook delivery', () => {
     let endpoint = await api(second.url, account.apiKey, 'GET', `/v1/webhook-endpoints/${id}`);
     while (endpoint.backlog > 0) endpoint = await api(second.url, account.apiKey, 'GET', `/v1/webhook-endpoints/${id}`);
     expect(endpoint).toMatchObject({ cursor: ids.at(-1), backlog: 0 });
+  });
+
+  it('acknowledgements recorded before kill -9 hold: nothing acknowledged is delivered again after the restart', async () => {
+    // The cursor moves without waiting for the disk (see the store); a killed process must still keep it.
+    const first = await startServer(env);
+    started.push(first);
+    const account = await first.account();
+    const hooks = await Receiver.start();
+    try {
+      const { id } = await api(first.url, account.apiKey, 'POST', '/v1/webhook-endpoints', { url: hooks.url });
+      const ids: string[] = [];
+      for (let i = 0; i < 10; i++) ids.push((await api(first.url, account.apiKey, 'POST', `/v1/webhook-endpoints/${id}/test`)).eventId);
+      await hooks.waitForIds(ids);
+      let endpoint = await api(first.url, account.apiKey, 'GET', `/v1/webhook-endpoints/${id}`);
+      while (endpoint.cursor !== ids.at(-1)) endpoint = await api(first.url, account.apiKey, 'GET', `/v1/webhook-endpoints/${id}`);
+      await first.kill();
+
+      const second = await startServer(env, first.dataDir);
+      started.push(second);
+      const after = (await api(second.url, account.apiKey, 'POST', `/v1/webhook-endpoints/${id}/test`)).eventId as string;
+      await hooks.waitForIds([after]);
+      expect(hooks.ids()).toEqual([...ids, after]);
+    } finally {
+      await hooks.close();
+    }
   });
 
   it('the operator CLI lists endpoints with their state and backlog, and disables and enables them', async () => {

@@ -70,7 +70,7 @@ export class PostgresStore implements Store, ChangeFeed {
 
   private constructor(sql: Sql) {
     this.sql = sql;
-    this.webhooks = new PostgresWebhookStore({ write: (fn) => this.write(fn), read: (fn) => this.read(fn), insertEvents });
+    this.webhooks = new PostgresWebhookStore({ write: (fn) => this.write(fn), statement: (fn) => this.statement(fn), read: (fn) => this.read(fn), insertEvents });
   }
 
   static async open(options: PostgresOptions): Promise<PostgresStore> {
@@ -94,10 +94,18 @@ export class PostgresStore implements Store, ChangeFeed {
     return new PostgresStore(sql);
   }
 
-  /** One transaction; any failure but the caller's own errors becomes a StoreError. */
   /** One transaction; a database failure (not the caller's own error) becomes a StoreError. */
   private write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    const done = (this.sql.begin(fn) as Promise<T>).catch((error: unknown) => {
+    return this.committed(this.sql.begin(fn) as Promise<T>);
+  }
+
+  /** A write that is one statement, its own transaction: no BEGIN and COMMIT round trips. */
+  private statement<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
+    return this.committed(fn(this.sql));
+  }
+
+  private committed<T>(write: Promise<T>): Promise<T> {
+    const done = write.catch((error: unknown) => {
       throw databaseFailure(error) ? new StoreError('the transaction did not commit; nothing of it was written', { cause: error }) : error;
     });
     this.pending.add(done);

@@ -17,9 +17,22 @@ type Tx = TransactionSql;
 /** What the PostgreSQL store lends its webhook tables: its transactions, its reads and its event append. */
 export interface PostgresAccess {
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** A write that is one statement, its own transaction (one round trip). */
+  statement<T>(fn: (sql: Sql) => Promise<T>): Promise<T>;
   read<T>(fn: (sql: Sql) => Promise<T>): Promise<T>;
   insertEvents(tx: Tx, accountId: string, events: NewEvent[]): Promise<EventRecord[]>;
 }
+
+/*
+ * Delivery bookkeeping is one statement each (one round trip) and starts with the CTE `unsynced`,
+ * which turns synchronous commit off for its own transaction: COMMIT does not wait for the WAL
+ * flush. A PostgreSQL crash may take such a commit back, which repeats deliveries but loses none
+ * and breaks no claim: a delivered attempt's log row and cursor move (lost, the cursor is behind,
+ * a live worker's next write is fenced by the cursor check, and the events after it are delivered
+ * again with the same webhook-id), skips, renewals and releases (lost, a claim lapses early or
+ * late). Taking a claim waits for the flush: a claim lost while its worker lives would let
+ * another replica take the same token.
+ */
 
 /**
  * Webhooks on PostgreSQL, shared by every replica. Claims: `claimDue` picks due endpoints with
@@ -119,7 +132,13 @@ export class PostgresWebhookStore implements WebhookStore {
     });
   }
 
-  claimDue(owner: string, now: number, ttlMs: number, max: number): Promise<WebhookClaim[]> {
+  async claimDue(owner: string, now: number, ttlMs: number, max: number): Promise<WebhookClaim[]> {
+    // A wake-up with nothing due (most commits) costs one read, not a write transaction.
+    const due = await this.db.read((sql) => sql`SELECT 1 FROM webhook_endpoints e
+      WHERE e.enabled = 1 AND e.next_attempt_at <= ${now} AND e.claim_expires_at <= ${now}
+        AND EXISTS (SELECT 1 FROM events v WHERE v.account_id = e.account_id AND v.id > e.cursor)
+      LIMIT 1`);
+    if (due.length === 0) return [];
     return this.db.write(async (tx) => {
       // SKIP LOCKED: a replica passes over rows another is claiming; the outer WHERE rechecks the
       // expiry on the row as locked, so a claim taken meanwhile is never taken twice.
@@ -140,35 +159,37 @@ export class PostgresWebhookStore implements WebhookStore {
   }
 
   renewClaim(endpointId: string, token: number, now: number, ttlMs: number): Promise<boolean> {
-    return this.db.write(async (tx) =>
-      (await tx`UPDATE webhook_endpoints SET claim_expires_at = ${now + ttlMs}
+    return this.db.statement(async (sql) =>
+      (await sql`WITH unsynced AS (SELECT set_config('synchronous_commit', 'off', true))
+        UPDATE webhook_endpoints SET claim_expires_at = ${now + ttlMs} FROM unsynced
         WHERE id = ${endpointId} AND claim_token = ${token} AND claim_expires_at > ${now} AND enabled = 1`).count > 0);
   }
 
   releaseClaim(endpointId: string, token: number): Promise<void> {
-    return this.db.write(async (tx) => {
-      await tx`UPDATE webhook_endpoints SET claim_expires_at = 0 WHERE id = ${endpointId} AND claim_token = ${token}`;
+    return this.db.statement(async (sql) => {
+      await sql`WITH unsynced AS (SELECT set_config('synchronous_commit', 'off', true))
+        UPDATE webhook_endpoints SET claim_expires_at = 0 FROM unsynced WHERE id = ${endpointId} AND claim_token = ${token}`;
     });
   }
 
   skipTo(endpointId: string, token: number, cursor: number, to: number): Promise<boolean> {
-    return this.db.write(async (tx) =>
-      (await tx`UPDATE webhook_endpoints SET cursor = ${to} WHERE id = ${endpointId} AND claim_token = ${token} AND cursor = ${cursor}`).count > 0);
+    return this.db.statement(async (sql) =>
+      (await sql`WITH unsynced AS (SELECT set_config('synchronous_commit', 'off', true))
+        UPDATE webhook_endpoints SET cursor = ${to} FROM unsynced WHERE id = ${endpointId} AND claim_token = ${token} AND cursor = ${cursor}`).count > 0);
   }
 
   recordAttempt(record: AttemptRecord): Promise<AttemptResult> {
+    const { endpointId, token, cursor, delivery: d, outcome } = record;
+    if (outcome.kind === 'delivered') return this.recordDelivered(record, outcome.claimUntil);
+    // A failure's retry state and a disable (a stream event) wait for the flush.
     return this.db.write(async (tx): Promise<AttemptResult> => {
-      const { endpointId, token, cursor, delivery: d, outcome } = record;
       // The row lock orders this against a delete: no log rows for a deleted endpoint.
       const [held] = await tx`SELECT id FROM webhook_endpoints WHERE id = ${endpointId} FOR UPDATE`;
       if (!held) return { endpoint: null, events: [] };
       await tx`INSERT INTO webhook_deliveries (endpoint_id, event_id, attempt, at, status, error, latency_ms)
         VALUES (${endpointId}, ${d.eventId}, ${d.attempt}, ${d.at}, ${d.status}, ${d.error}, ${d.latencyMs})`;
       let rows;
-      if (outcome.kind === 'delivered') {
-        rows = await tx`UPDATE webhook_endpoints SET cursor = ${d.eventId}, attempt = 0, next_attempt_at = 0, failing_since = NULL, claim_expires_at = ${outcome.claimUntil}
-          WHERE id = ${endpointId} AND claim_token = ${token} AND cursor = ${cursor} RETURNING *`;
-      } else if (outcome.kind === 'retry') {
+      if (outcome.kind === 'retry') {
         rows = await tx`UPDATE webhook_endpoints SET attempt = ${d.attempt}, next_attempt_at = ${outcome.at}, failing_since = ${outcome.failingSince}, claim_expires_at = 0
           WHERE id = ${endpointId} AND claim_token = ${token} AND cursor = ${cursor} RETURNING *`;
       } else {
@@ -182,7 +203,27 @@ export class PostgresWebhookStore implements WebhookStore {
     });
   }
 
+  /**
+   * A 2xx, in one unsynced statement: `held` locks the endpoint row (ordering this against a
+   * delete: no log row for a deleted endpoint), the log row goes in if it is there, and the cursor
+   * moves if the claim and the cursor are as the worker read them.
+   */
+  private async recordDelivered(record: AttemptRecord, claimUntil: number): Promise<AttemptResult> {
+    const { endpointId, token, cursor, delivery: d } = record;
+    const rows = await this.db.statement((sql) => sql`WITH unsynced AS (SELECT set_config('synchronous_commit', 'off', true)),
+        held AS (SELECT id, claim_token, cursor FROM webhook_endpoints WHERE id = ${endpointId} FOR UPDATE),
+        logged AS (
+          INSERT INTO webhook_deliveries (endpoint_id, event_id, attempt, at, status, error, latency_ms)
+          SELECT held.id, ${d.eventId}, ${d.attempt}, ${d.at}, ${d.status}, ${d.error}, ${d.latencyMs} FROM held, unsynced
+        )
+      UPDATE webhook_endpoints w SET cursor = ${d.eventId}, attempt = 0, next_attempt_at = 0, failing_since = NULL, claim_expires_at = ${claimUntil}
+      FROM held WHERE w.id = held.id AND held.claim_token = ${token} AND held.cursor = ${cursor}
+      RETURNING w.*`);
+    return { endpoint: rows[0] ? endpoint(rows[0]) : null, events: [] };
+  }
+
   purgeDeliveries(olderThan: number): Promise<number> {
-    return this.db.write(async (tx) => (await tx`DELETE FROM webhook_deliveries WHERE at < ${olderThan}`).count);
+    return this.db.statement(async (sql) => (await sql`WITH unsynced AS (SELECT set_config('synchronous_commit', 'off', true))
+      DELETE FROM webhook_deliveries USING unsynced WHERE at < ${olderThan}`).count);
   }
 }

@@ -30,6 +30,8 @@ import { account, command, conversation, credential, lease, type Row } from '../
 import { SqliteWebhookStore } from './webhooks.ts';
 import { heldVote, poll, pollContent, pollVote, voteApplies } from '../polls.ts';
 type Waiter = { resolve: () => void; reject: (error: unknown) => void };
+/** The writes of one event-loop turn, committed together; `synced`: with an fsync (FULL). */
+type Group = { waiters: Waiter[]; synced: boolean; committed: Promise<void> };
 
 export interface SqliteOptions {
   /** Directory holding `switchboard.db`. */
@@ -53,14 +55,21 @@ class UnknownConversation extends Error {
  * COMMIT rolls the whole group back and rejects every write in it, so nothing is half-written.
  * Reads go through a second, read-only connection, which WAL shows only committed (and, with
  * `synchronous = FULL`, already synced) transactions: never a group still open on the writer.
+ *
+ * Unsynced writes (webhook delivery bookkeeping, see `SqliteAccess.write`) commit in groups of
+ * their own with `synchronous = NORMAL`: no fsync, so such a commit survives the process being
+ * killed (it is in the OS's hands) but not a power loss or OS crash, until the next synced commit
+ * or checkpoint syncs the WAL. WAL recovery keeps a prefix of the commits, so what a power loss
+ * can take back is only unsynced commits made after the last synced one.
  */
 export class SqliteStore implements Store {
   readonly db: DatabaseSync;
   private readonly reader: DatabaseSync;
   private readonly statements = new Map<string, StatementSync>();
   private readonly queries = new Map<string, StatementSync>();
-  private group: Waiter[] | null = null;
-  private commitScheduled: Promise<void> = Promise.resolve();
+  private group: Group | null = null;
+  /** The connection's `synchronous` setting: FULL (true) or NORMAL; SQLite takes it only between transactions. */
+  private synced = true;
   /** Rows every command's intake reads (credential, conversation, pause, lease), kept until they change. */
   private readonly cache = new Map<string, unknown>();
   private cacheVersion = -1;
@@ -81,7 +90,7 @@ export class SqliteStore implements Store {
     this.reader = new DatabaseSync(file, { readOnly: true });
     this.reader.exec(`PRAGMA busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     this.webhooks = new SqliteWebhookStore({
-      write: (fn) => this.write(fn),
+      write: (fn, synced) => this.write(fn, synced),
       sql: (text) => this.sql(text),
       query: (text) => this.query(text),
       insertEvents: (accountId, events) => this.insertEvents(accountId, events),
@@ -126,16 +135,27 @@ export class SqliteStore implements Store {
     this.cacheStale = true;
   }
 
-  /** Runs `fn` inside this turn's transaction; resolves with its result once the transaction commits. */
-  private write<T>(fn: () => T): Promise<T> {
+  /**
+   * Runs `fn` inside this turn's transaction; resolves with its result once the transaction commits.
+   * `synced: false` writes may share an unsynced (NORMAL) group; a synced write never does: it
+   * commits an open unsynced group first (no fsync, so nothing waits) and starts a synced one.
+   * An unsynced write joining a synced group is simply synced too.
+   */
+  private write<T>(fn: () => T, synced = true): Promise<T> {
+    if (this.group && synced && !this.group.synced) this.commit(this.group);
     if (!this.group) {
       try {
+        if (this.synced !== synced) {
+          this.db.exec(`PRAGMA synchronous = ${synced ? 'FULL' : 'NORMAL'}`);
+          this.synced = synced;
+        }
         this.db.exec('BEGIN IMMEDIATE');
       } catch (error) {
         return Promise.reject(new StoreError('could not begin a transaction', { cause: error }));
       }
-      this.group = [];
-      this.commitScheduled = new Promise((resolve) => setImmediate(() => { this.commit(); resolve(); }));
+      const group: Group = { waiters: [], synced, committed: Promise.resolve() };
+      group.committed = new Promise((resolve) => setImmediate(() => { this.commit(group); resolve(); }));
+      this.group = group;
     }
     let result: T;
     this.sql('SAVEPOINT w').run();
@@ -147,25 +167,26 @@ export class SqliteStore implements Store {
       this.sql('RELEASE w').run();
       return Promise.reject(error);
     }
-    const group = this.group;
-    return new Promise<T>((resolve, reject) => group.push({ resolve: () => resolve(result), reject }));
+    const { waiters } = this.group;
+    return new Promise<T>((resolve, reject) => waiters.push({ resolve: () => resolve(result), reject }));
   }
 
-  private commit(): void {
-    const group = this.group ?? [];
+  /** Commits `group` if it is still the open one (a synced write may have committed it early). */
+  private commit(group: Group): void {
+    if (this.group !== group) return;
     this.group = null;
     try {
       this.db.exec('COMMIT');
     } catch (error) {
       try { this.db.exec('ROLLBACK'); } catch { /* the failed COMMIT may already have rolled back */ }
       const failure = new StoreError('could not commit', { cause: error });
-      for (const waiter of group) waiter.reject(failure);
+      for (const waiter of group.waiters) waiter.reject(failure);
       return;
     } finally {
       if (this.cacheStale) this.cache.clear();
       this.cacheStale = false;
     }
-    for (const waiter of group) waiter.resolve();
+    for (const waiter of group.waiters) waiter.resolve();
   }
 
   /** Reads on the reader connection: what is durable, never the open group. */
@@ -174,7 +195,7 @@ export class SqliteStore implements Store {
   }
 
   async flushed(): Promise<void> {
-    if (this.group) await this.commitScheduled;
+    if (this.group) await this.group.committed;
   }
 
   async close(): Promise<void> {

@@ -16,7 +16,8 @@ import { delivery, endpoint, types } from '../webhook-rows.ts';
 
 /** What the SQLite store lends its webhook tables: its group-commit writer and its reader. */
 export interface SqliteAccess {
-  write<T>(fn: () => T): Promise<T>;
+  /** `synced: false`: the commit survives the process being killed, not a power loss (see SqliteStore). */
+  write<T>(fn: () => T, synced?: boolean): Promise<T>;
   /** A statement on the writer (inside `write` only). */
   sql(text: string): StatementSync;
   /** A statement on the reader (committed data only). */
@@ -30,6 +31,14 @@ const DUE = `SELECT e.id FROM webhook_endpoints e
   WHERE e.enabled = 1 AND e.next_attempt_at <= ? AND e.claim_expires_at <= ?
     AND EXISTS (SELECT 1 FROM events v WHERE v.account_id = e.account_id AND v.id > e.cursor)
   ORDER BY e.next_attempt_at, e.id LIMIT ?`;
+
+/**
+ * Delivery bookkeeping that a power loss may take back at the price of repeating deliveries, never
+ * of losing one: claims (the process holding them dies with the machine), skips, and a delivered
+ * attempt's log row and cursor move (lost, the cursor is behind: the events after it are delivered
+ * again, with the same webhook-id). These commits skip the fsync; everything else waits for it.
+ */
+const UNSYNCED = false;
 
 export class SqliteWebhookStore implements WebhookStore {
   private readonly db: SqliteAccess;
@@ -142,26 +151,26 @@ export class SqliteWebhookStore implements WebhookStore {
         claims.push({ endpoint: endpoint(row), token: Number(row.claim_token) });
       }
       return claims;
-    });
+    }, UNSYNCED);
   }
 
   renewClaim(endpointId: string, token: number, now: number, ttlMs: number): Promise<boolean> {
     return this.db.write(() => Number(
       this.db.sql('UPDATE webhook_endpoints SET claim_expires_at = ? WHERE id = ? AND claim_token = ? AND claim_expires_at > ? AND enabled = 1')
         .run(now + ttlMs, endpointId, token, now).changes,
-    ) > 0);
+    ) > 0, UNSYNCED);
   }
 
   releaseClaim(endpointId: string, token: number): Promise<void> {
     return this.db.write(() => {
       this.db.sql('UPDATE webhook_endpoints SET claim_expires_at = 0 WHERE id = ? AND claim_token = ?').run(endpointId, token);
-    });
+    }, UNSYNCED);
   }
 
   skipTo(endpointId: string, token: number, cursor: number, to: number): Promise<boolean> {
     return this.db.write(() => Number(
       this.db.sql('UPDATE webhook_endpoints SET cursor = ? WHERE id = ? AND claim_token = ? AND cursor = ?').run(to, endpointId, token, cursor).changes,
-    ) > 0);
+    ) > 0, UNSYNCED);
   }
 
   recordAttempt(record: AttemptRecord): Promise<AttemptResult> {
@@ -190,10 +199,10 @@ export class SqliteWebhookStore implements WebhookStore {
       const updated = endpoint(row);
       const events = outcome.kind === 'disable' ? this.db.insertEvents(updated.accountId, [outcome.event(updated)]) : [];
       return { endpoint: updated, events };
-    });
+    }, record.outcome.kind !== 'delivered'); // a failure's retry state and a disable (a stream event) are synced
   }
 
   purgeDeliveries(olderThan: number): Promise<number> {
-    return this.db.write(() => Number(this.db.sql('DELETE FROM webhook_deliveries WHERE at < ?').run(olderThan).changes));
+    return this.db.write(() => Number(this.db.sql('DELETE FROM webhook_deliveries WHERE at < ?').run(olderThan).changes), UNSYNCED);
   }
 }
