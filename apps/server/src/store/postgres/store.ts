@@ -27,6 +27,8 @@ import { migrate } from './migrate.ts';
 import { CHANNEL, type ChangeFeed, type ChangeListener, parseChange } from './changes.ts';
 import { PostgresRateLimiter } from './rate-limiter.ts';
 import { PostgresWebhookStore } from './webhooks.ts';
+import { ReadCache } from './cache.ts';
+import { AcceptBatches } from './accept.ts';
 
 export interface PostgresOptions {
   url: string;
@@ -65,9 +67,14 @@ export class PostgresStore implements Store, ChangeFeed {
   /** Writes issued and not yet committed or rolled back. */
   private readonly pending = new Set<Promise<unknown>>();
   readonly webhooks: PostgresWebhookStore;
+  /** Intake's reads, kept until a replica announces a change (cache.ts). */
+  private readonly cache: ReadCache;
+  private readonly accepts: AcceptBatches;
 
   private constructor(sql: Sql) {
     this.sql = sql;
+    this.cache = new ReadCache(sql);
+    this.accepts = new AcceptBatches(sql);
     this.webhooks = new PostgresWebhookStore({ write: (fn) => this.write(fn), read: (fn) => this.read(fn), insertEvents });
   }
 
@@ -92,10 +99,14 @@ export class PostgresStore implements Store, ChangeFeed {
     return new PostgresStore(sql);
   }
 
-  /** One transaction; any failure but the caller's own errors becomes a StoreError. */
   /** One transaction; a database failure (not the caller's own error) becomes a StoreError. */
   private write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    const done = (this.sql.begin(fn) as Promise<T>).catch((error: unknown) => {
+    return this.track(this.sql.begin(fn) as Promise<T>);
+  }
+
+  /** A write in flight until it commits or fails; a database failure becomes a StoreError. */
+  private track<T>(write: Promise<T>): Promise<T> {
+    const done = write.catch((error: unknown) => {
       throw databaseFailure(error) ? new StoreError('the transaction did not commit; nothing of it was written', { cause: error }) : error;
     });
     this.pending.add(done);
@@ -117,6 +128,7 @@ export class PostgresStore implements Store, ChangeFeed {
   }
 
   async close(): Promise<void> {
+    await this.cache.close();
     await this.sql.end({ timeout: 5 });
   }
 
@@ -130,7 +142,7 @@ export class PostgresStore implements Store, ChangeFeed {
 
   /** A rate limit counted across every replica on this database. */
   rateLimiter(name: string, limit: number, windowMs: number): PostgresRateLimiter {
-    return new PostgresRateLimiter(this.sql, name, limit, windowMs);
+    return new PostgresRateLimiter(this.sql, this.cache, name, limit, windowMs);
   }
 
   // Accounts
@@ -154,21 +166,23 @@ export class PostgresStore implements Store, ChangeFeed {
     return this.read(async (sql) => (await sql`SELECT * FROM accounts ORDER BY created_at, id`).map((r) => account(r)!));
   }
 
-  setOutboundPaused(accountId: string | null, paused: boolean): Promise<void> {
-    return this.write(async (tx) => {
+  async setOutboundPaused(accountId: string | null, paused: boolean): Promise<void> {
+    await this.write(async (tx) => {
       if (accountId === null) {
         await tx`INSERT INTO settings (key, value) VALUES ('outbound_paused', ${paused ? '1' : '0'}) ON CONFLICT (key) DO UPDATE SET value = excluded.value`;
       } else {
         await tx`UPDATE accounts SET outbound_paused = ${paused ? 1 : 0} WHERE id = ${accountId}`;
       }
+      await announce(tx, 'a', accountId ?? '');
     });
+    this.cache.forget(accountId === null ? 'paused:' : `paused:${accountId}`);
   }
 
-  isOutboundPaused(accountId: string): Promise<boolean> {
-    return this.read(async (sql) => {
+  async isOutboundPaused(accountId: string): Promise<boolean> {
+    return (await this.cache.get(`paused:${accountId}`, () => this.read(async (sql) => {
       const [row] = await sql`SELECT (SELECT outbound_paused FROM accounts WHERE id = ${accountId}) AS account, (SELECT value FROM settings WHERE key = 'outbound_paused') AS global`;
       return row!.account === 1 || row!.global === '1';
-    });
+    })))!;
   }
 
   // Credentials
@@ -183,35 +197,38 @@ export class PostgresStore implements Store, ChangeFeed {
   }
 
   findCredentialByHash(hash: Buffer): Promise<(CredentialRecord & { hash: Buffer }) | null> {
-    return this.read(async (sql) => {
+    return this.cache.get(`credential:${hash.toString('hex')}`, () => this.read(async (sql) => {
       const [row] = await sql`SELECT * FROM credentials WHERE hash = ${hash} AND revoked_at IS NULL`;
       if (!row) return null;
       const stored = Buffer.from(row.hash as Uint8Array);
       // The lookup is by hash; compare the stored hash in constant time all the same.
       if (stored.length !== hash.length || !timingSafeEqual(stored, hash)) return null;
       return { ...credential(row), hash: stored };
-    });
+    }));
   }
 
   listCredentials(accountId: string): Promise<CredentialRecord[]> {
     return this.read(async (sql) => (await sql`SELECT * FROM credentials WHERE account_id = ${accountId} ORDER BY created_at, id`).map(credential));
   }
 
-  revokeCredential(id: string, at: number): Promise<CredentialRecord | null> {
-    return this.write(async (tx) => {
-      await tx`UPDATE credentials SET revoked_at = ${at} WHERE id = ${id} AND revoked_at IS NULL`;
+  async revokeCredential(id: string, at: number): Promise<CredentialRecord | null> {
+    const revoked = await this.write(async (tx) => {
+      const changed = await tx`UPDATE credentials SET revoked_at = ${at} WHERE id = ${id} AND revoked_at IS NULL`;
+      if (changed.count > 0) await announce(tx, 'k', '');
       const [row] = await tx`SELECT * FROM credentials WHERE id = ${id}`;
       return row ? credential(row) : null;
     });
+    this.cache.forget('credential:');
+    return revoked;
   }
 
   // Conversations
 
   getConversation(accountId: string, id: string): Promise<ConversationRecord | null> {
-    return this.read(async (sql) => {
+    return this.cache.get(`conversation:${accountId}:${id}`, () => this.read(async (sql) => {
       const [row] = await sql`SELECT * FROM conversations WHERE account_id = ${accountId} AND id = ${id}`;
       return row ? conversation(row) : null;
-    });
+    }));
   }
 
   findConversationByExternalId(accountId: string, externalId: string): Promise<ConversationRecord | null> {
@@ -239,26 +256,7 @@ export class PostgresStore implements Store, ChangeFeed {
   }
 
   acceptCommand(input: NewCommand, keyNotBefore: number): Promise<AcceptResult> {
-    return this.write(async (tx): Promise<AcceptResult> => {
-      if (input.idempotencyKey !== null) {
-        // A key past retention is forgotten: the new command takes it over.
-        await tx`DELETE FROM idempotency_keys WHERE account_id = ${input.accountId} AND key = ${input.idempotencyKey} AND created_at < ${keyNotBefore}`;
-        // The unique key decides between racing replicas: a second claim waits for the first
-        // transaction, then finds its key and adopts its command.
-        const claimed = await tx`INSERT INTO idempotency_keys (account_id, key, command_id, created_at)
-          VALUES (${input.accountId}, ${input.idempotencyKey}, ${input.id}, ${input.createdAt}) ON CONFLICT DO NOTHING RETURNING command_id`;
-        if (claimed.length === 0) {
-          const original = await idempotentCommand(tx, input.accountId, input.idempotencyKey, Number.MIN_SAFE_INTEGER);
-          if (!original) throw new StoreError('an idempotency key was claimed without its command');
-          return { disposition: 'adopted', command: original };
-        }
-      }
-      await tx`INSERT INTO commands (id, account_id, type, routing_path, status, target, payload, logical_action_id, idempotency_key, conversation_id, created_at)
-        VALUES (${input.id}, ${input.accountId}, ${input.type}, ${input.routingPath}, 'queued', ${JSON.stringify(input.target)}, ${JSON.stringify(input.payload)},
-          ${input.logicalActionId}, ${input.idempotencyKey}, ${input.conversationId}, ${input.createdAt})`;
-      await notify(tx, 'commands', input.accountId);
-      return { disposition: 'queued', command: { ...input, status: 'queued', errorCode: null, settledAt: null, dispatchEpoch: null } };
-    });
+    return this.track(this.accepts.accept(input, keyNotBefore));
   }
 
   getCommand(accountId: string, id: string): Promise<CommandRecord | null> {
@@ -328,6 +326,9 @@ export class PostgresStore implements Store, ChangeFeed {
     } catch (error) {
       if (error instanceof UnknownConversation) return { ok: false, unknownConversation: error.externalId };
       throw error;
+    } finally {
+      // A rename or a membership change may have committed (announced to the others in its transaction).
+      this.cache.forget(`conversation:${accountId}:`);
     }
   }
 
@@ -385,8 +386,8 @@ export class PostgresStore implements Store, ChangeFeed {
 
   // Leases
 
-  acquireLease(input: Omit<LeaseRecord, 'epoch' | 'acquiredAt' | 'expiresAt'>, now: number, ttlMs: number): Promise<LeaseAcquireResult> {
-    return this.write(async (tx): Promise<LeaseAcquireResult> => {
+  async acquireLease(input: Omit<LeaseRecord, 'epoch' | 'acquiredAt' | 'expiresAt'>, now: number, ttlMs: number): Promise<LeaseAcquireResult> {
+    const result = await this.write(async (tx): Promise<LeaseAcquireResult> => {
       // The row exists before it is locked, so racing first acquisitions queue on one row lock.
       await tx`INSERT INTO leases (account_id, host_id, epoch, os_major_version, capabilities, acquired_at, expires_at)
         VALUES (${input.accountId}, '', 0, 0, '[]', 0, 0) ON CONFLICT DO NOTHING`;
@@ -396,33 +397,47 @@ export class PostgresStore implements Store, ChangeFeed {
       const next: LeaseRecord = { ...input, epoch: held.epoch + 1, acquiredAt: now, expiresAt: now + ttlMs };
       await tx`UPDATE leases SET host_id = ${next.hostId}, epoch = ${next.epoch}, os_major_version = ${next.osMajorVersion},
         capabilities = ${JSON.stringify(next.capabilities)}, acquired_at = ${now}, expires_at = ${next.expiresAt} WHERE account_id = ${input.accountId}`;
-      // Commands dispatched under an earlier epoch go to this one: wake its polls on every replica.
-      await notify(tx, 'commands', input.accountId);
+      // A new epoch: cached leases are dropped everywhere, and commands dispatched under an
+      // earlier epoch go to this one, so its polls wake on every replica.
+      await announce(tx, 'l', input.accountId);
       return { ok: true, lease: next };
     });
+    this.cache.forget(`lease:${input.accountId}`);
+    return result;
   }
 
-  renewLease(accountId: string, epoch: number, now: number, ttlMs: number): Promise<LeaseRecord | null> {
-    return this.write(async (tx) => {
+  async renewLease(accountId: string, epoch: number, now: number, ttlMs: number): Promise<LeaseRecord | null> {
+    // Not announced: another replica's cached copy expires earlier than the lease and is read again then.
+    const renewed = await this.write(async (tx) => {
       const [row] = await tx`UPDATE leases SET expires_at = ${now + ttlMs} WHERE account_id = ${accountId} AND epoch = ${epoch} AND expires_at > ${now} RETURNING *`;
       return row ? lease(row) : null;
     });
+    if (renewed) this.cache.put(`lease:${accountId}`, renewed);
+    return renewed;
   }
 
-  releaseLease(accountId: string, epoch: number, now: number): Promise<boolean> {
-    return this.write(async (tx) => {
+  async releaseLease(accountId: string, epoch: number, now: number): Promise<boolean> {
+    const released = await this.write(async (tx) => {
       // Expire it rather than delete it: the row keeps the epoch counter for the next holder.
-      const released = await tx`UPDATE leases SET expires_at = ${now} WHERE account_id = ${accountId} AND epoch = ${epoch} AND expires_at > ${now}`;
-      if (released.count > 0) await notify(tx, 'commands', accountId);
-      return released.count > 0;
+      const expired = await tx`UPDATE leases SET expires_at = ${now} WHERE account_id = ${accountId} AND epoch = ${epoch} AND expires_at > ${now}`;
+      if (expired.count > 0) await announce(tx, 'l', accountId);
+      return expired.count > 0;
     });
+    this.cache.forget(`lease:${accountId}`);
+    return released;
   }
 
-  liveLease(accountId: string, now: number): Promise<LeaseRecord | null> {
-    return this.read(async (sql) => {
+  /**
+   * From the cache while it holds a lease live at `now` (cache.ts bounds how stale); an expired or
+   * missing one is read again, so a renewal on another replica is seen. Where a lost lease must
+   * never be honoured (dispatch, settlement) the store checks the epoch in the write's transaction.
+   */
+  async liveLease(accountId: string, now: number): Promise<LeaseRecord | null> {
+    const held = await this.cache.get(`lease:${accountId}`, () => this.read(async (sql) => {
       const [row] = await sql`SELECT * FROM leases WHERE account_id = ${accountId} AND epoch > 0 AND expires_at > ${now}`;
       return row ? lease(row) : null;
-    });
+    }), (cached) => cached.expiresAt > now);
+    return held && held.expiresAt > now ? held : null;
   }
 
   listLeases(): Promise<LeaseRecord[]> {
@@ -483,7 +498,16 @@ async function retentionTurn(tx: Tx): Promise<boolean> {
 
 /** Delivered at COMMIT, and only if the transaction commits. */
 async function notify(tx: Tx, kind: 'commands' | 'events', accountId: string): Promise<void> {
-  await tx`SELECT pg_notify(${CHANNEL}, ${`${kind === 'commands' ? 'c' : 'e'}:${accountId}`})`;
+  await announce(tx, kind === 'commands' ? 'c' : 'e', accountId);
+}
+
+/**
+ * A change every replica hears at COMMIT (changes.ts, cache.ts): `c` commands queued, `e` events
+ * appended, `l` a lease taken or ended, `a` a pause (no account: every account), `k` a credential
+ * revoked, `v` a conversation changed.
+ */
+async function announce(tx: Tx, tag: 'c' | 'e' | 'l' | 'a' | 'k' | 'v', subject: string): Promise<void> {
+  await tx`SELECT pg_notify(${CHANNEL}, ${`${tag}:${subject}`})`;
 }
 
 /**
@@ -538,11 +562,13 @@ async function applyPlatformEvent(tx: Tx, accountId: string, event: PlatformEven
     case 'group.renamed': {
       if (current.name === event.name) return [];
       await tx`UPDATE conversations SET name = ${event.name} WHERE id = ${current.id}`;
+      await announce(tx, 'v', accountId);
       return [view(event, { ...current, name: event.name })];
     }
     case 'group.participants_changed': {
       if (JSON.stringify(current.participants) === JSON.stringify(event.participants)) return [];
       await tx`UPDATE conversations SET participants = ${JSON.stringify(event.participants)}, membership_version = membership_version + 1 WHERE id = ${current.id}`;
+      await announce(tx, 'v', accountId);
       return [view(event, { ...current, participants: event.participants, membershipVersion: current.membershipVersion + 1 })];
     }
   }
