@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { styleText } from 'node:util';
 import autocannon from 'autocannon';
 import { awaitLog, exited, paths, removeDataDir, startServer, type ServerProcess } from '@switchboard/testkit';
-import { startEmbeddedPostgres, testDatabase, TEST_DATABASE_URL } from '@switchboard/testkit/postgres';
+import { dropTestDatabase, startEmbeddedPostgres, testDatabase, TEST_DATABASE_URL } from '@switchboard/testkit/postgres';
 
 // PostgreSQL intake beside the bare node:http ceiling, in the same run: one replica, then two
 // replicas on one database sharing the load. Each round runs the ceiling, one replica and two
@@ -92,5 +92,6 @@ try {
     await r.stop();
     removeDataDir(r.dataDir);
   }
+  await dropTestDatabase(env.SWITCHBOARD_DATABASE_URL);
   await embedded?.stop();
 }
