@@ -280,22 +280,31 @@ export class PostgresStore implements Store, ChangeFeed {
   dispatchCommands(accountId: string, epoch: number, max: number, holding: readonly string[], now: number): Promise<CommandRecord[] | null> {
     return this.write(async (tx) => {
       // Fencing: the lease row stays share-locked until COMMIT, so no new epoch can be granted
-      // between this check and the dispatch it allows.
-      if (!(await isLiveEpoch(tx, accountId, epoch, now))) return null;
-      const rows = await tx`UPDATE commands c SET dispatch_epoch = ${epoch}
-        FROM (SELECT id FROM commands WHERE account_id = ${accountId} AND status = 'queued'
-                AND (dispatch_epoch IS NULL OR dispatch_epoch < ${epoch}
-                  OR (dispatch_epoch = ${epoch} AND id NOT IN (SELECT jsonb_array_elements_text(${tx.json([...holding])}))))
-              ORDER BY id LIMIT ${max} FOR UPDATE SKIP LOCKED) pick
-        WHERE c.id = pick.id RETURNING c.*`;
+      // between this check and the dispatch it allows. Both statements go in one round trip
+      // (pipelined, in this order); the update rechecks the epoch under the lock, so it marks
+      // nothing when the check fails.
+      const [live, rows] = await Promise.all([
+        isLiveEpoch(tx, accountId, epoch, now),
+        tx`UPDATE commands c SET dispatch_epoch = ${epoch}
+          FROM (SELECT id FROM commands WHERE account_id = ${accountId} AND status = 'queued'
+                  AND (dispatch_epoch IS NULL OR dispatch_epoch < ${epoch}
+                    OR (dispatch_epoch = ${epoch} AND id NOT IN (SELECT jsonb_array_elements_text(${tx.json([...holding])}))))
+                  AND EXISTS (SELECT 1 FROM leases WHERE account_id = ${accountId} AND epoch = ${epoch} AND expires_at > ${now})
+                ORDER BY id LIMIT ${max} FOR UPDATE SKIP LOCKED) pick
+          WHERE c.id = pick.id RETURNING c.*`,
+      ]);
+      if (!live) return null;
       return rows.map(command).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     });
   }
 
   settleCommand(s: Settlement): Promise<SettleResult> {
     return this.write(async (tx): Promise<SettleResult> => {
-      const live = await isLiveEpoch(tx, s.accountId, s.epoch, s.at);
-      const [row] = await tx`SELECT * FROM commands WHERE account_id = ${s.accountId} AND id = ${s.commandId} FOR UPDATE`;
+      // Sent together (pipelined): one round trip, the locks taken in this order as before.
+      const [live, [row]] = await Promise.all([
+        isLiveEpoch(tx, s.accountId, s.epoch, s.at),
+        tx`SELECT * FROM commands WHERE account_id = ${s.accountId} AND id = ${s.commandId} FOR UPDATE`,
+      ]);
       if (!row) return { outcome: 'not_found' };
       const current = command(row);
       if (current.status !== 'queued' && current.dispatchEpoch === s.epoch) {
@@ -307,9 +316,11 @@ export class PostgresStore implements Store, ChangeFeed {
       if (!live) return { outcome: 'lease_lost' };
       if (current.status !== 'queued') return { outcome: 'conflict', command: current };
       if (current.dispatchEpoch !== s.epoch) return { outcome: 'not_dispatched' };
-      await tx`UPDATE commands SET status = ${s.status}, error_code = ${s.errorCode}, detail = ${s.detail}, settled_at = ${s.at} WHERE id = ${s.commandId}`;
       const settled: CommandRecord = { ...current, status: s.status, errorCode: s.errorCode, settledAt: s.at };
-      const [event] = await insertEvents(tx, s.accountId, [{ type: 'command.settled', time: s.at, data: s.eventData(settled) }]);
+      const [, [event]] = await Promise.all([
+        tx`UPDATE commands SET status = ${s.status}, error_code = ${s.errorCode}, detail = ${s.detail}, settled_at = ${s.at} WHERE id = ${s.commandId}`,
+        insertEvents(tx, s.accountId, [{ type: 'command.settled', time: s.at, data: s.eventData(settled) }]),
+      ]);
       return { outcome: 'settled', command: settled, event: event! };
     });
   }
@@ -518,14 +529,21 @@ async function announce(tx: Tx, tag: 'c' | 'e' | 'l' | 'a' | 'k' | 'v', subject:
  */
 async function insertEvents(tx: Tx, accountId: string, events: NewEvent[]): Promise<EventRecord[]> {
   if (events.length === 0) return [];
-  const [locked] = await tx`SELECT id FROM accounts WHERE id = ${accountId} FOR NO KEY UPDATE`;
+  // Pipelined, in this order: the lock is granted before the ids are taken. A missing account
+  // wastes the ids it took; its transaction rolls back.
+  const [[locked], taken] = await Promise.all([
+    tx`SELECT id FROM accounts WHERE id = ${accountId} FOR NO KEY UPDATE`,
+    tx`SELECT nextval('event_ids') AS id FROM generate_series(1, ${events.length})`,
+  ]);
   if (!locked) throw new StoreError(`no account "${accountId}" to append events to`);
-  const ids = (await tx`SELECT nextval('event_ids') AS id FROM generate_series(1, ${events.length})`).map((r) => Number(r.id)).sort((x, y) => x - y);
+  const ids = taken.map((r) => Number(r.id)).sort((x, y) => x - y);
   const records = events.map((e, i) => ({ id: ids[i]!, accountId, type: e.type, time: e.time, data: e.data }));
-  await tx`UPDATE accounts SET last_event_id = ${ids.at(-1)!} WHERE id = ${accountId}`;
   const rows = records.map((r) => ({ account_id: accountId, id: r.id, type: r.type, time: r.time, data: JSON.stringify(r.data) }));
-  await tx`INSERT INTO events ${tx(rows, 'account_id', 'id', 'type', 'time', 'data')}`;
-  await notify(tx, 'events', accountId);
+  await Promise.all([
+    tx`UPDATE accounts SET last_event_id = ${ids.at(-1)!} WHERE id = ${accountId}`,
+    tx`INSERT INTO events ${tx(rows, 'account_id', 'id', 'type', 'time', 'data')}`,
+    notify(tx, 'events', accountId),
+  ]);
   return records;
 }
 
