@@ -2,26 +2,31 @@ import { randomUUID } from 'node:crypto';
 import type { Sql } from 'postgres';
 import { CHANNEL } from './changes.ts';
 
-/** A cached read is served only while this replica provably heard every change committed this long ago. */
+/** A rate count is trusted only while this replica provably heard every arrival counted this long ago. */
 export const STALENESS_BOUND_MS = 1_000;
 /** How often the replica sends itself a ping through the database, to prove its listening connection alive. */
 const PING_EVERY_MS = 200;
 /** Entries kept, at most; the cache starts over past it. */
 const MAX_ENTRIES = 10_000;
 
+type Check = { promise: Promise<void>; resolve: () => void; reject: (error: unknown) => void };
+
 /**
- * The rows every command's intake reads (credential, account pause, lease, conversation), kept in
- * memory so a command costs no reads. What changes them announces it with NOTIFY in its own
- * transaction (`k:` a credential revoked, `a:` a pause, `l:` a lease, `v:` a conversation), and
- * every replica drops the entries on hearing it; the writing replica drops them itself at COMMIT.
+ * Two things intake reads on every request, kept in memory.
  *
- * The bound: PostgreSQL delivers notifications in commit order, and each replica NOTIFYs itself a
- * ping every 200 ms. Hearing its ping sent at `s` proves it heard every change committed before
- * `s`. Entries are served only while the newest ping heard was sent less than 1 s ago, so a change
- * (a revoked credential, a pause, a lost lease) is honoured at most 1 s after it committed even
- * when the listening connection silently stalls; normally for as long as a NOTIFY takes, about a
- * millisecond. Past the bound, and until the first ping returns, reads go to the database.
- * Only what exists is cached: a miss always reads, so a new row is seen at once.
+ * Rows (credential, account pause, lease, conversation), exactly: every write that changes one
+ * bumps the one-row `cache_version` in its own transaction (a revocation, a pause, a lease taken
+ * or ended, a conversation renamed or its members changed). A credential lookup, the first read
+ * of every request, waits for a read of that version sent after the lookup was asked for, and
+ * drops every row when it moved; the reads that follow in the same turn of the event loop (the
+ * rest of that request) use that check. So a request sees every change committed before it
+ * arrived, on any replica or by the operator CLI, as when reading the database, for one small
+ * query per check (at most one in flight; the requests that arrive meanwhile share the next).
+ *
+ * Rate counts (rate-limiter.ts), within a bound: every counted arrival is announced with NOTIFY,
+ * and PostgreSQL delivers notifications in commit order. Each replica NOTIFYs itself a ping every
+ * 200 ms; hearing its ping sent at `s` proves it heard every arrival counted before `s`. Counts
+ * are used only while the newest ping heard was sent less than 1 s ago; otherwise the key is read.
  */
 export class ReadCache {
   private readonly sql: Sql;
@@ -29,8 +34,13 @@ export class ReadCache {
   private readonly entries = new Map<string, unknown>();
   /** Rate limit keys: the newest arrival any replica counted (rate-limiter.ts). */
   private readonly counts = new Map<string, number>();
-  /** Bumped by every invalidation: a load that overlapped one does not store what it read. */
+  /** Bumped whenever entries are dropped: a load that overlapped it does not store what it read. */
   private generation = 0;
+  private version: number | null = null;
+  private checking = false;
+  private nextCheck: Check | null = null;
+  /** A check resolved in this turn of the event loop (cleared by setImmediate). */
+  private checkedThisTurn = false;
   private heardPingSentAt = -Infinity;
   private started: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
@@ -41,31 +51,83 @@ export class ReadCache {
     this.sql = sql;
   }
 
-  /** Serves `key` from memory when trusted; otherwise loads it, and keeps it when it is not null. */
-  async get<T>(key: string, load: () => Promise<T | null>, usable: (value: T) => boolean = () => true): Promise<T | null> {
-    const trusted = this.trusted();
-    if (trusted) {
+  /**
+   * Serves `key` from memory once the version is checked; otherwise loads it, and keeps it when it
+   * is not null (only what exists is cached: a miss always reads, so a new row is seen at once).
+   * `strict`: the check must be sent after this call (a request's first read); otherwise a check
+   * resolved in this turn will do.
+   */
+  async get<T>(key: string, load: () => Promise<T | null>, options: { strict?: boolean; usable?: (value: T) => boolean } = {}): Promise<T | null> {
+    let checked = true;
+    if (options.strict || !this.checkedThisTurn) {
+      // An unreachable database fails the load below, as it would without the cache.
+      await this.check().catch(() => void (checked = false));
+    }
+    if (checked) {
       const hit = this.entries.get(key) as T | undefined;
-      if (hit !== undefined && usable(hit)) return hit;
-    } else {
-      this.start();
+      if (hit !== undefined && (options.usable?.(hit) ?? true)) return hit;
     }
     const generation = this.generation;
     const value = await load();
-    if (value !== null && trusted && generation === this.generation) this.set(key, value);
+    if (value !== null && checked && generation === this.generation) this.set(key, value);
     return value;
   }
 
   /** Replaces an entry this replica just wrote (a renewed lease), after its COMMIT. */
   put(key: string, value: unknown): void {
     this.generation++;
-    if (this.trusted()) this.set(key, value);
+    this.set(key, value);
   }
 
-  /** Drops entries (a prefix, or one key) after a change committed here or was heard from another replica. */
+  /** Drops entries (a prefix) after a change committed here; other replicas see the version move. */
   forget(prefix: string): void {
     this.generation++;
     for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.entries.delete(key);
+  }
+
+  /** Resolves once a read of `cache_version` sent after this call came back. */
+  private check(): Promise<void> {
+    if (!this.nextCheck) {
+      let resolve!: () => void;
+      let reject!: (error: unknown) => void;
+      const promise = new Promise<void>((res, rej) => { resolve = res; reject = rej; });
+      this.nextCheck = { promise, resolve, reject };
+      if (!this.checking) this.send();
+      return promise;
+    }
+    return this.nextCheck.promise;
+  }
+
+  private send(): void {
+    const check = this.nextCheck!;
+    this.nextCheck = null;
+    this.checking = true;
+    this.sql`SELECT COALESCE(MAX(version), 0) AS version FROM cache_version`.then(([row]) => {
+      const version = Number(row!.version);
+      if (version !== this.version) {
+        this.entries.clear();
+        this.generation++;
+        this.version = version;
+      }
+      if (!this.checkedThisTurn) {
+        this.checkedThisTurn = true;
+        setImmediate(() => { this.checkedThisTurn = false; });
+      }
+      check.resolve();
+    }, (error: unknown) => {
+      this.entries.clear();
+      this.generation++;
+      this.version = null;
+      check.reject(error);
+    }).finally(() => {
+      this.checking = false;
+      if (this.nextCheck) this.send();
+    });
+  }
+
+  private set(key: string, value: unknown): void {
+    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+    this.entries.set(key, value);
   }
 
   /** A rate limit arrival counted here or announced by another replica (`r:<time>:<key>`), for a key known already. */
@@ -76,7 +138,7 @@ export class ReadCache {
 
   /**
    * The newest arrival counted for a rate limit key (-Infinity: none), as read from the database
-   * and heard since; undefined when the key must be read (never read, or the cache not trusted).
+   * and heard since; undefined when the key must be read (never read, or not trusted).
    */
   lastCounted(key: string): number | undefined {
     if (!this.trusted()) {
@@ -88,28 +150,26 @@ export class ReadCache {
 
   /** Taken before reading a rate limit key, handed to `learned` after. */
   ticket(): { generation: number; trusted: boolean } {
-    return { generation: this.generation, trusted: this.trusted() };
+    return { generation: this.countsGeneration, trusted: this.trusted() };
   }
 
   /** What the database held for a key; kept if nothing could have been missed since the ticket. */
   learned(key: string, newest: number, ticket: { generation: number; trusted: boolean }): void {
-    if (!ticket.trusted || ticket.generation !== this.generation) return;
+    if (!ticket.trusted || ticket.generation !== this.countsGeneration) return;
     if (this.counts.size >= MAX_ENTRIES && !this.counts.has(key)) this.counts.clear();
     this.counts.set(key, Math.max(this.counts.get(key) ?? -Infinity, newest));
   }
 
-  /** What a change announced with NOTIFY means to the cache. */
-  heard(payload: string): void {
-    const tag = payload.slice(0, 2);
-    const rest = payload.slice(2);
-    if (tag === 'p:') {
-      const [token, sentAt] = rest.split(':');
+  /** Bumped when the listening connection (re)connects: what was announced meanwhile is unknown. */
+  private countsGeneration = 0;
+
+  /** What a notification means to the rate counts: an arrival counted, or this replica's ping. */
+  private heard(payload: string): void {
+    if (payload.startsWith('p:')) {
+      const [token, sentAt] = payload.slice(2).split(':');
       if (token === this.token) this.heardPingSentAt = Math.max(this.heardPingSentAt, Number(sentAt));
-    } else if (tag === 'k:') this.forget('credential:');
-    else if (tag === 'a:') this.forget(rest === '' ? 'paused:' : `paused:${rest}`);
-    else if (tag === 'l:') this.forget(`lease:${rest}`);
-    else if (tag === 'v:') this.forget(`conversation:${rest}:`);
-    else if (tag === 'r:') {
+    } else if (payload.startsWith('r:')) {
+      const rest = payload.slice(2);
       const colon = rest.indexOf(':');
       this.counted(rest.slice(colon + 1), Number(rest.slice(0, colon)));
     }
@@ -119,20 +179,13 @@ export class ReadCache {
     return !this.closed && performance.now() - this.heardPingSentAt < STALENESS_BOUND_MS;
   }
 
-  private set(key: string, value: unknown): void {
-    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
-    this.entries.set(key, value);
-  }
-
-  /** Listens and pings, once, on first use: a store that never serves intake (the CLI) never listens. */
+  /** Listens and pings, once, on first use: a store that never counts (the CLI) never listens. */
   private start(): void {
     if (this.started || this.closed) return;
     this.started = (async () => {
       const { unlisten } = await this.sql.listen(CHANNEL, (payload) => this.heard(payload), () => {
-        // (Re)connected: whatever was announced meanwhile is unknown.
-        this.entries.clear();
         this.counts.clear();
-        this.generation++;
+        this.countsGeneration++;
       });
       this.unlisten = unlisten;
       if (this.closed) return;
@@ -140,7 +193,7 @@ export class ReadCache {
       this.timer.unref();
       await this.ping();
     })().catch(() => {
-      // The database is away: reads go to it (and fail there); the next use tries again.
+      // The database is away: counts are read from it (and fail there); the next use tries again.
       this.started = null;
     });
   }

@@ -18,9 +18,9 @@ export interface ChangeFeed {
   listen(listener: ChangeListener, onReconnect: () => void): Promise<() => Promise<void>>;
 }
 
-/** `c:` and `l:` (a lease taken or ended) wake polls, `e:` streams; the other tags are the read cache's (cache.ts). */
+/** `c:` wakes polls, `e:` streams; the rate limits' `r:` and `p:` are the read cache's (cache.ts). */
 export function parseChange(payload: string): Change | null {
-  const kind = payload.startsWith('c:') || payload.startsWith('l:') ? 'commands' : payload.startsWith('e:') ? 'events' : null;
+  const kind = payload.startsWith('c:') ? 'commands' : payload.startsWith('e:') ? 'events' : null;
   return kind ? { kind, accountId: payload.slice(2) } : null;
 }
 

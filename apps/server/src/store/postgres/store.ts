@@ -173,7 +173,7 @@ export class PostgresStore implements Store, ChangeFeed {
       } else {
         await tx`UPDATE accounts SET outbound_paused = ${paused ? 1 : 0} WHERE id = ${accountId}`;
       }
-      await announce(tx, 'a', accountId ?? '');
+      await cacheChanged(tx);
     });
     this.cache.forget(accountId === null ? 'paused:' : `paused:${accountId}`);
   }
@@ -197,6 +197,7 @@ export class PostgresStore implements Store, ChangeFeed {
   }
 
   findCredentialByHash(hash: Buffer): Promise<(CredentialRecord & { hash: Buffer }) | null> {
+    // A request's first read: it waits for a check of the cache's version sent after it arrived.
     return this.cache.get(`credential:${hash.toString('hex')}`, () => this.read(async (sql) => {
       const [row] = await sql`SELECT * FROM credentials WHERE hash = ${hash} AND revoked_at IS NULL`;
       if (!row) return null;
@@ -204,7 +205,7 @@ export class PostgresStore implements Store, ChangeFeed {
       // The lookup is by hash; compare the stored hash in constant time all the same.
       if (stored.length !== hash.length || !timingSafeEqual(stored, hash)) return null;
       return { ...credential(row), hash: stored };
-    }));
+    }), { strict: true });
   }
 
   listCredentials(accountId: string): Promise<CredentialRecord[]> {
@@ -214,7 +215,7 @@ export class PostgresStore implements Store, ChangeFeed {
   async revokeCredential(id: string, at: number): Promise<CredentialRecord | null> {
     const revoked = await this.write(async (tx) => {
       const changed = await tx`UPDATE credentials SET revoked_at = ${at} WHERE id = ${id} AND revoked_at IS NULL`;
-      if (changed.count > 0) await announce(tx, 'k', '');
+      if (changed.count > 0) await cacheChanged(tx);
       const [row] = await tx`SELECT * FROM credentials WHERE id = ${id}`;
       return row ? credential(row) : null;
     });
@@ -331,14 +332,17 @@ export class PostgresStore implements Store, ChangeFeed {
     try {
       return await this.write(async (tx) => {
         const implied: NewEvent[] = [];
-        for (const event of events) implied.push(...await applyPlatformEvent(tx, accountId, event, at, newConversationId, view));
-        return { ok: true, recorded: events.length, events: await insertEvents(tx, accountId, implied) };
+        const changed = { conversations: false };
+        for (const event of events) implied.push(...await applyPlatformEvent(tx, accountId, event, at, newConversationId, view, changed));
+        const appended = await insertEvents(tx, accountId, implied);
+        if (changed.conversations) await cacheChanged(tx);
+        return { ok: true, recorded: events.length, events: appended };
       });
     } catch (error) {
       if (error instanceof UnknownConversation) return { ok: false, unknownConversation: error.externalId };
       throw error;
     } finally {
-      // A rename or a membership change may have committed (announced to the others in its transaction).
+      // A rename or a membership change may have committed (the version moved for the other replicas).
       this.cache.forget(`conversation:${accountId}:`);
     }
   }
@@ -408,9 +412,8 @@ export class PostgresStore implements Store, ChangeFeed {
       const next: LeaseRecord = { ...input, epoch: held.epoch + 1, acquiredAt: now, expiresAt: now + ttlMs };
       await tx`UPDATE leases SET host_id = ${next.hostId}, epoch = ${next.epoch}, os_major_version = ${next.osMajorVersion},
         capabilities = ${JSON.stringify(next.capabilities)}, acquired_at = ${now}, expires_at = ${next.expiresAt} WHERE account_id = ${input.accountId}`;
-      // A new epoch: cached leases are dropped everywhere, and commands dispatched under an
-      // earlier epoch go to this one, so its polls wake on every replica.
-      await announce(tx, 'l', input.accountId);
+      // Commands dispatched under an earlier epoch go to this one: wake its polls on every replica.
+      await Promise.all([notify(tx, 'commands', input.accountId), cacheChanged(tx)]);
       return { ok: true, lease: next };
     });
     this.cache.forget(`lease:${input.accountId}`);
@@ -418,7 +421,7 @@ export class PostgresStore implements Store, ChangeFeed {
   }
 
   async renewLease(accountId: string, epoch: number, now: number, ttlMs: number): Promise<LeaseRecord | null> {
-    // Not announced: another replica's cached copy expires earlier than the lease and is read again then.
+    // The version is left alone: another replica's cached copy expires before the lease and is read again then.
     const renewed = await this.write(async (tx) => {
       const [row] = await tx`UPDATE leases SET expires_at = ${now + ttlMs} WHERE account_id = ${accountId} AND epoch = ${epoch} AND expires_at > ${now} RETURNING *`;
       return row ? lease(row) : null;
@@ -431,7 +434,7 @@ export class PostgresStore implements Store, ChangeFeed {
     const released = await this.write(async (tx) => {
       // Expire it rather than delete it: the row keeps the epoch counter for the next holder.
       const expired = await tx`UPDATE leases SET expires_at = ${now} WHERE account_id = ${accountId} AND epoch = ${epoch} AND expires_at > ${now}`;
-      if (expired.count > 0) await announce(tx, 'l', accountId);
+      if (expired.count > 0) await Promise.all([notify(tx, 'commands', accountId), cacheChanged(tx)]);
       return expired.count > 0;
     });
     this.cache.forget(`lease:${accountId}`);
@@ -439,15 +442,15 @@ export class PostgresStore implements Store, ChangeFeed {
   }
 
   /**
-   * From the cache while it holds a lease live at `now` (cache.ts bounds how stale); an expired or
-   * missing one is read again, so a renewal on another replica is seen. Where a lost lease must
-   * never be honoured (dispatch, settlement) the store checks the epoch in the write's transaction.
+   * From the cache while it holds a lease live at `now`; an expired or missing one is read again,
+   * so a renewal on another replica is seen. Dispatch and settlement do not rely on it: they check
+   * the epoch in their own transaction.
    */
   async liveLease(accountId: string, now: number): Promise<LeaseRecord | null> {
     const held = await this.cache.get(`lease:${accountId}`, () => this.read(async (sql) => {
       const [row] = await sql`SELECT * FROM leases WHERE account_id = ${accountId} AND epoch > 0 AND expires_at > ${now}`;
       return row ? lease(row) : null;
-    }), (cached) => cached.expiresAt > now);
+    }), { usable: (cached) => cached.expiresAt > now });
     return held && held.expiresAt > now ? held : null;
   }
 
@@ -509,16 +512,15 @@ async function retentionTurn(tx: Tx): Promise<boolean> {
 
 /** Delivered at COMMIT, and only if the transaction commits. */
 async function notify(tx: Tx, kind: 'commands' | 'events', accountId: string): Promise<void> {
-  await announce(tx, kind === 'commands' ? 'c' : 'e', accountId);
+  await tx`SELECT pg_notify(${CHANNEL}, ${`${kind === 'commands' ? 'c' : 'e'}:${accountId}`})`;
 }
 
 /**
- * A change every replica hears at COMMIT (changes.ts, cache.ts): `c` commands queued, `e` events
- * appended, `l` a lease taken or ended, `a` a pause (no account: every account), `k` a credential
- * revoked, `v` a conversation changed.
+ * The transaction changes a row intake caches: every replica drops its cached rows once it
+ * commits (cache.ts). Always a transaction's last lock, so two of them never wait on each other.
  */
-async function announce(tx: Tx, tag: 'c' | 'e' | 'l' | 'a' | 'k' | 'v', subject: string): Promise<void> {
-  await tx`SELECT pg_notify(${CHANNEL}, ${`${tag}:${subject}`})`;
+async function cacheChanged(tx: Tx): Promise<void> {
+  await tx`INSERT INTO cache_version (only_row, version) VALUES (true, 1) ON CONFLICT (only_row) DO UPDATE SET version = cache_version.version + 1`;
 }
 
 /**
@@ -548,7 +550,7 @@ async function insertEvents(tx: Tx, accountId: string, events: NewEvent[]): Prom
 }
 
 /** One platform event's state change; returns the stream event it implies, none when nothing changed. */
-async function applyPlatformEvent(tx: Tx, accountId: string, event: PlatformEvent, at: number, newConversationId: () => string, view: PlatformEventView): Promise<NewEvent[]> {
+async function applyPlatformEvent(tx: Tx, accountId: string, event: PlatformEvent, at: number, newConversationId: () => string, view: PlatformEventView, changed: { conversations: boolean }): Promise<NewEvent[]> {
   const byExternalId = async (externalId: string): Promise<Row | undefined> =>
     (await tx`SELECT * FROM conversations WHERE account_id = ${accountId} AND external_id = ${externalId} FOR UPDATE`)[0];
   if (event.type === 'conversation.appeared') {
@@ -580,13 +582,13 @@ async function applyPlatformEvent(tx: Tx, accountId: string, event: PlatformEven
     case 'group.renamed': {
       if (current.name === event.name) return [];
       await tx`UPDATE conversations SET name = ${event.name} WHERE id = ${current.id}`;
-      await announce(tx, 'v', accountId);
+      changed.conversations = true;
       return [view(event, { ...current, name: event.name })];
     }
     case 'group.participants_changed': {
       if (JSON.stringify(current.participants) === JSON.stringify(event.participants)) return [];
       await tx`UPDATE conversations SET participants = ${JSON.stringify(event.participants)}, membership_version = membership_version + 1 WHERE id = ${current.id}`;
-      await announce(tx, 'v', accountId);
+      changed.conversations = true;
       return [view(event, { ...current, participants: event.participants, membershipVersion: current.membershipVersion + 1 })];
     }
   }

@@ -1,8 +1,9 @@
 import initial from './001-initial.ts';
 import webhooks from './002-webhooks.ts';
+import cacheVersion from './003-cache-version.ts';
 
 /**
  * The PostgreSQL schema, one SQL text per version (version = position + 1). Append-only: a
  * released migration is never edited; a change (a new table, say) is a new file listed here.
  */
-export const migrations: readonly string[] = [initial, webhooks];
+export const migrations: readonly string[] = [initial, webhooks, cacheVersion];
