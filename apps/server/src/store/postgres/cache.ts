@@ -9,19 +9,17 @@ const PING_EVERY_MS = 200;
 /** Entries kept, at most; the cache starts over past it. */
 const MAX_ENTRIES = 10_000;
 
-type Check = { promise: Promise<void>; resolve: () => void; reject: (error: unknown) => void };
-
 /**
  * Two things intake reads on every request, kept in memory.
  *
  * Rows (credential, account pause, lease, conversation), exactly: every write that changes one
  * bumps the one-row `cache_version` in its own transaction (a revocation, a pause, a lease taken
  * or ended, a conversation renamed or its members changed). A credential lookup, the first read
- * of every request, waits for a read of that version sent after the lookup was asked for, and
- * drops every row when it moved; the reads that follow in the same turn of the event loop (the
- * rest of that request) use that check. So a request sees every change committed before it
- * arrived, on any replica or by the operator CLI, as when reading the database, for one small
- * query per check (at most one in flight; the requests that arrive meanwhile share the next).
+ * of every request, waits for a read of that version sent in its turn of the event loop (after
+ * the request arrived), and drops every row when it moved; the reads that follow in the turn the
+ * check came back (the rest of that request) use it. So a request sees every change committed
+ * before it arrived, on any replica or by the operator CLI, as when reading the database, for
+ * one small query per turn that handles new requests, shared by all of them.
  *
  * Rate counts (rate-limiter.ts), within a bound: every counted arrival is announced with NOTIFY,
  * and PostgreSQL delivers notifications in commit order. Each replica NOTIFYs itself a ping every
@@ -37,8 +35,8 @@ export class ReadCache {
   /** Bumped whenever entries are dropped: a load that overlapped it does not store what it read. */
   private generation = 0;
   private version: number | null = null;
-  private checking = false;
-  private nextCheck: Check | null = null;
+  /** The check sent in this turn of the event loop (cleared by setImmediate). */
+  private turnCheck: Promise<void> | null = null;
   /** A check resolved in this turn of the event loop (cleared by setImmediate). */
   private checkedThisTurn = false;
   private heardPingSentAt = -Infinity;
@@ -85,24 +83,14 @@ export class ReadCache {
     for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.entries.delete(key);
   }
 
-  /** Resolves once a read of `cache_version` sent after this call came back. */
+  /**
+   * Resolves once a read of `cache_version` sent in this turn of the event loop came back: sent
+   * after every request this turn handles had arrived, so after every write those requests'
+   * clients saw resolve. Lookups of one turn share it; checks of successive turns overlap.
+   */
   private check(): Promise<void> {
-    if (!this.nextCheck) {
-      let resolve!: () => void;
-      let reject!: (error: unknown) => void;
-      const promise = new Promise<void>((res, rej) => { resolve = res; reject = rej; });
-      this.nextCheck = { promise, resolve, reject };
-      if (!this.checking) this.send();
-      return promise;
-    }
-    return this.nextCheck.promise;
-  }
-
-  private send(): void {
-    const check = this.nextCheck!;
-    this.nextCheck = null;
-    this.checking = true;
-    this.sql`SELECT COALESCE(MAX(version), 0) AS version FROM cache_version`.then(([row]) => {
+    if (this.turnCheck) return this.turnCheck;
+    const check = this.sql`SELECT COALESCE(MAX(version), 0) AS version FROM cache_version`.then(([row]) => {
       const version = Number(row!.version);
       if (version !== this.version) {
         this.entries.clear();
@@ -113,16 +101,15 @@ export class ReadCache {
         this.checkedThisTurn = true;
         setImmediate(() => { this.checkedThisTurn = false; });
       }
-      check.resolve();
     }, (error: unknown) => {
       this.entries.clear();
       this.generation++;
       this.version = null;
-      check.reject(error);
-    }).finally(() => {
-      this.checking = false;
-      if (this.nextCheck) this.send();
+      throw error;
     });
+    this.turnCheck = check;
+    setImmediate(() => { if (this.turnCheck === check) this.turnCheck = null; });
+    return check;
   }
 
   private set(key: string, value: unknown): void {
