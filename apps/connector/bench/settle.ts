@@ -37,9 +37,10 @@ async function bench(storeName: string, storeEnv: Record<string, string>): Promi
   const server = await startServer({ SWITCHBOARD_RATE_LIMIT: '0', ...storeEnv });
   const simDir = mkdtempSync(join(tmpdir(), 'switchboard-bench-sim-'));
   const simDb = join(simDir, 'simulator.db');
+  let host: ReturnType<typeof startHost> | null = null;
   try {
     const account = await server.account('bench');
-    const host = startHost({
+    host = startHost({
       url: server.url,
       connectorKey: account.connectorKey,
       hostId: 'bench-host',
@@ -129,8 +130,9 @@ async function bench(storeName: string, storeEnv: Record<string, string>): Promi
       ].join('\n'),
     );
     stream.close();
-    await host.stop();
   } finally {
+    // Also when the run fails: a host left behind would keep polling.
+    await host?.stop();
     await server.stop();
     removeDataDir(server.dataDir);
     rmSync(simDir, { recursive: true, force: true });
