@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { styleText } from 'node:util';
 import autocannon from 'autocannon';
 import { awaitLog, exited, paths, removeDataDir, startServer, type ServerProcess } from '@switchboard/testkit';
-import { startEmbeddedPostgres, testDatabase, TEST_DATABASE_URL } from '@switchboard/testkit/postgres';
+import { dropTestDatabase, startEmbeddedPostgres, testDatabase, TEST_DATABASE_URL } from '@switchboard/testkit/postgres';
 import { benchRequest, cpuSeconds, median } from './setup.ts';
 
 // PostgreSQL intake beside the bare node:http ceiling, in the same run: one replica, then two
@@ -76,5 +76,6 @@ try {
     await r.stop();
     removeDataDir(r.dataDir);
   }
+  await dropTestDatabase(env.SWITCHBOARD_DATABASE_URL);
   await embedded?.stop();
 }

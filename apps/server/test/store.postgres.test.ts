@@ -22,7 +22,7 @@ const statementTimeoutMs = 5_000;
 /** The suite's database, emptied: every test starts from a fresh store. */
 async function open(): Promise<Store> {
   const store = await PostgresStore.open({ url, statementTimeoutMs, poolMax: 20 });
-  const tables = await admin<{ name: string }[]>`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'switchboard_migrations'`;
+  const tables = await admin<{ name: string }[]>`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND tablename NOT IN ('switchboard_migrations', 'cache_version')`;
   await admin.unsafe(`TRUNCATE ${tables.map((t) => t.name).join(', ')}`);
   return store;
 }

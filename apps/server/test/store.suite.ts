@@ -989,6 +989,38 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         expect(await heard).toEqual({ kind: 'events', accountId: a.id });
       });
 
+      it("intake's reads on one replica see a change resolved on another at once: revocation, pause, lease, conversation", async () => {
+        const other = await replica();
+        const a = await account();
+        const key = hash(`cached-${newId()}`);
+        const c = await store.createCredential({ id: newId(), accountId: a.id, kind: 'account', prefix: 'sb_c', label: '', createdAt: T0, hash: key });
+        const l = await lease(a.id, 'h1', T0, HOUR);
+        await report(a.id, [appeared('g', { name: 'before' })]);
+        const conv = (await store.findConversationByExternalId(a.id, 'g'))!;
+        // Read twice on the other replica, so whatever it caches is cached.
+        for (let i = 0; i < 2; i++) {
+          expect(await other.findCredentialByHash(key)).not.toBeNull();
+          expect(await other.isOutboundPaused(a.id)).toBe(false);
+          expect((await other.liveLease(a.id, T0 + 1))?.epoch).toBe(l.epoch);
+          expect((await other.getConversation(a.id, conv.id))?.name).toBe('before');
+        }
+        await store.revokeCredential(c.id, T0 + 2);
+        expect(await other.findCredentialByHash(key)).toBeNull();
+        await store.setOutboundPaused(a.id, true);
+        expect(await other.findCredentialByHash(hash('no such key'))).toBeNull();
+        expect(await other.isOutboundPaused(a.id)).toBe(true);
+        await store.setOutboundPaused(null, true);
+        await store.setOutboundPaused(a.id, false);
+        expect(await other.findCredentialByHash(hash('no such key'))).toBeNull();
+        expect(await other.isOutboundPaused(a.id)).toBe(true);
+        await store.releaseLease(a.id, l.epoch, T0 + 3);
+        expect(await other.findCredentialByHash(hash('no such key'))).toBeNull();
+        expect(await other.liveLease(a.id, T0 + 4)).toBeNull();
+        await report(a.id, [{ type: 'group.renamed', conversationExternalId: 'g', name: 'after' }], T0 + 5);
+        expect(await other.findCredentialByHash(hash('no such key'))).toBeNull();
+        expect((await other.getConversation(a.id, conv.id))?.name).toBe('after');
+      });
+
       it('retention runs in one replica at a time', async () => {
         const replicas = [store, await replica(), await replica()];
         const a = await account();

@@ -8,6 +8,11 @@ import postgres from 'postgres';
 
 /** Set by the test run (vitest globalSetup, or by hand): the PostgreSQL server tests may use. */
 export const TEST_DATABASE_URL = 'SWITCHBOARD_TEST_DATABASE_URL';
+/**
+ * Set by the vitest globalSetup for one test run: the run's databases carry it in their names,
+ * so the run drops exactly its own at the end, even on a server shared with other runs.
+ */
+export const TEST_RUN = 'SWITCHBOARD_TEST_RUN';
 /** `postgres` runs the server HTTP and SDK suites on a PostgreSQL-backed server. */
 export const TEST_STORE = 'SWITCHBOARD_TEST_STORE';
 
@@ -89,13 +94,21 @@ export function testDatabaseServer(): string {
   return url;
 }
 
+/** The prefix of the databases a test run makes; `sb_` alone outside a vitest run. */
+function runPrefix(): string {
+  const run = process.env[TEST_RUN];
+  return run ? `sb_${run}_` : 'sb_';
+}
+
 /**
  * A database of its own on the test run's server, named after `seed` (a data directory, say) so
- * a server restarted over the same seed finds the same database. Created when missing.
+ * a server restarted over the same seed finds the same database. Created when missing. Inside a
+ * vitest run the globalSetup drops it when the run ends; elsewhere (benches) the caller drops it
+ * with `dropTestDatabase`.
  */
 export async function testDatabase(seed: string): Promise<string> {
   const server = testDatabaseServer();
-  const name = `sb_${createHash('sha256').update(seed).digest('hex').slice(0, 24)}`;
+  const name = `${runPrefix()}${createHash('sha256').update(seed).digest('hex').slice(0, 24)}`;
   const admin = postgres(server, { max: 1, onnotice: () => undefined });
   try {
     const [exists] = await admin`SELECT 1 FROM pg_database WHERE datname = ${name}`;
@@ -109,4 +122,36 @@ export async function testDatabase(seed: string): Promise<string> {
   const url = new URL(server);
   url.pathname = `/${name}`;
   return url.toString();
+}
+
+/** Drops one database made by `testDatabase`, ending the sessions still on it. */
+export async function dropTestDatabase(url: string): Promise<void> {
+  const name = new URL(url).pathname.slice(1);
+  await dropDatabases(testDatabaseServer(), [name]);
+}
+
+/** Drops every database the test run `run` made on `server` (the globalSetup's teardown). */
+export async function dropRunDatabases(server: string, run: string): Promise<string[]> {
+  const admin = postgres(server, { max: 1, onnotice: () => undefined });
+  try {
+    // `_` is a LIKE wildcard: match the prefix exactly instead.
+    const prefix = `sb_${run}_`;
+    const rows = await admin`SELECT datname FROM pg_database WHERE left(datname, ${prefix.length}) = ${prefix}`;
+    const names = rows.map((r) => r.datname as string);
+    await dropDatabases(server, names);
+    return names;
+  } finally {
+    await admin.end({ timeout: 1 });
+  }
+}
+
+async function dropDatabases(server: string, names: string[]): Promise<void> {
+  if (names.length === 0) return;
+  const admin = postgres(server, { max: 1, onnotice: () => undefined });
+  try {
+    // FORCE (PostgreSQL 13+): a server a test killed may have left sessions behind.
+    for (const name of names) await admin.unsafe(`DROP DATABASE IF EXISTS "${name.replace(/"/g, '""')}" WITH (FORCE)`);
+  } finally {
+    await admin.end({ timeout: 1 });
+  }
 }

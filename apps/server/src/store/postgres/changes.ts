@@ -18,6 +18,7 @@ export interface ChangeFeed {
   listen(listener: ChangeListener, onReconnect: () => void): Promise<() => Promise<void>>;
 }
 
+/** `c:` wakes polls, `e:` streams; the rate limits' `r:` and `p:` are the read cache's (cache.ts). */
 export function parseChange(payload: string): Change | null {
   const kind = payload.startsWith('c:') ? 'commands' : payload.startsWith('e:') ? 'events' : null;
   return kind ? { kind, accountId: payload.slice(2) } : null;

@@ -29,6 +29,8 @@ import { CHANNEL, type ChangeFeed, type ChangeListener, parseChange } from './ch
 import { PostgresRateLimiter } from './rate-limiter.ts';
 import { PostgresWebhookStore } from './webhooks.ts';
 import { heldVote, poll, pollContent, pollVote, voteApplies } from '../polls.ts';
+import { ReadCache } from './cache.ts';
+import { AcceptBatches } from './accept.ts';
 
 export interface PostgresOptions {
   url: string;
@@ -67,9 +69,14 @@ export class PostgresStore implements Store, ChangeFeed {
   /** Writes issued and not yet committed or rolled back. */
   private readonly pending = new Set<Promise<unknown>>();
   readonly webhooks: PostgresWebhookStore;
+  /** Intake's reads, kept until a replica announces a change (cache.ts). */
+  private readonly cache: ReadCache;
+  private readonly accepts: AcceptBatches;
 
   private constructor(sql: Sql) {
     this.sql = sql;
+    this.cache = new ReadCache(sql);
+    this.accepts = new AcceptBatches(sql);
     this.webhooks = new PostgresWebhookStore({ write: (fn) => this.write(fn), statement: (fn) => this.statement(fn), read: (fn) => this.read(fn), insertEvents });
   }
 
@@ -127,6 +134,7 @@ export class PostgresStore implements Store, ChangeFeed {
   }
 
   async close(): Promise<void> {
+    await this.cache.close();
     await this.sql.end({ timeout: 5 });
   }
 
@@ -140,7 +148,7 @@ export class PostgresStore implements Store, ChangeFeed {
 
   /** A rate limit counted across every replica on this database. */
   rateLimiter(name: string, limit: number, windowMs: number): PostgresRateLimiter {
-    return new PostgresRateLimiter(this.sql, name, limit, windowMs);
+    return new PostgresRateLimiter(this.sql, this.cache, name, limit, windowMs);
   }
 
   // Accounts
@@ -164,21 +172,23 @@ export class PostgresStore implements Store, ChangeFeed {
     return this.read(async (sql) => (await sql`SELECT * FROM accounts ORDER BY created_at, id`).map((r) => account(r)!));
   }
 
-  setOutboundPaused(accountId: string | null, paused: boolean): Promise<void> {
-    return this.write(async (tx) => {
+  async setOutboundPaused(accountId: string | null, paused: boolean): Promise<void> {
+    await this.write(async (tx) => {
       if (accountId === null) {
         await tx`INSERT INTO settings (key, value) VALUES ('outbound_paused', ${paused ? '1' : '0'}) ON CONFLICT (key) DO UPDATE SET value = excluded.value`;
       } else {
         await tx`UPDATE accounts SET outbound_paused = ${paused ? 1 : 0} WHERE id = ${accountId}`;
       }
+      await cacheChanged(tx);
     });
+    this.cache.forget(accountId === null ? 'paused:' : `paused:${accountId}`);
   }
 
-  isOutboundPaused(accountId: string): Promise<boolean> {
-    return this.read(async (sql) => {
+  async isOutboundPaused(accountId: string): Promise<boolean> {
+    return (await this.cache.get(`paused:${accountId}`, () => this.read(async (sql) => {
       const [row] = await sql`SELECT (SELECT outbound_paused FROM accounts WHERE id = ${accountId}) AS account, (SELECT value FROM settings WHERE key = 'outbound_paused') AS global`;
       return row!.account === 1 || row!.global === '1';
-    });
+    })))!;
   }
 
   // Credentials
@@ -193,35 +203,39 @@ export class PostgresStore implements Store, ChangeFeed {
   }
 
   findCredentialByHash(hash: Buffer): Promise<(CredentialRecord & { hash: Buffer }) | null> {
-    return this.read(async (sql) => {
+    // A request's first read: it waits for a check of the cache's version sent after it arrived.
+    return this.cache.get(`credential:${hash.toString('hex')}`, () => this.read(async (sql) => {
       const [row] = await sql`SELECT * FROM credentials WHERE hash = ${hash} AND revoked_at IS NULL`;
       if (!row) return null;
       const stored = Buffer.from(row.hash as Uint8Array);
       // The lookup is by hash; compare the stored hash in constant time all the same.
       if (stored.length !== hash.length || !timingSafeEqual(stored, hash)) return null;
       return { ...credential(row), hash: stored };
-    });
+    }), { strict: true });
   }
 
   listCredentials(accountId: string): Promise<CredentialRecord[]> {
     return this.read(async (sql) => (await sql`SELECT * FROM credentials WHERE account_id = ${accountId} ORDER BY created_at, id`).map(credential));
   }
 
-  revokeCredential(id: string, at: number): Promise<CredentialRecord | null> {
-    return this.write(async (tx) => {
-      await tx`UPDATE credentials SET revoked_at = ${at} WHERE id = ${id} AND revoked_at IS NULL`;
+  async revokeCredential(id: string, at: number): Promise<CredentialRecord | null> {
+    const revoked = await this.write(async (tx) => {
+      const changed = await tx`UPDATE credentials SET revoked_at = ${at} WHERE id = ${id} AND revoked_at IS NULL`;
+      if (changed.count > 0) await cacheChanged(tx);
       const [row] = await tx`SELECT * FROM credentials WHERE id = ${id}`;
       return row ? credential(row) : null;
     });
+    this.cache.forget('credential:');
+    return revoked;
   }
 
   // Conversations
 
   getConversation(accountId: string, id: string): Promise<ConversationRecord | null> {
-    return this.read(async (sql) => {
+    return this.cache.get(`conversation:${accountId}:${id}`, () => this.read(async (sql) => {
       const [row] = await sql`SELECT * FROM conversations WHERE account_id = ${accountId} AND id = ${id}`;
       return row ? conversation(row) : null;
-    });
+    }));
   }
 
   findConversationByExternalId(accountId: string, externalId: string): Promise<ConversationRecord | null> {
@@ -249,26 +263,7 @@ export class PostgresStore implements Store, ChangeFeed {
   }
 
   acceptCommand(input: NewCommand, keyNotBefore: number): Promise<AcceptResult> {
-    return this.write(async (tx): Promise<AcceptResult> => {
-      if (input.idempotencyKey !== null) {
-        // A key past retention is forgotten: the new command takes it over.
-        await tx`DELETE FROM idempotency_keys WHERE account_id = ${input.accountId} AND key = ${input.idempotencyKey} AND created_at < ${keyNotBefore}`;
-        // The unique key decides between racing replicas: a second claim waits for the first
-        // transaction, then finds its key and adopts its command.
-        const claimed = await tx`INSERT INTO idempotency_keys (account_id, key, command_id, created_at)
-          VALUES (${input.accountId}, ${input.idempotencyKey}, ${input.id}, ${input.createdAt}) ON CONFLICT DO NOTHING RETURNING command_id`;
-        if (claimed.length === 0) {
-          const original = await idempotentCommand(tx, input.accountId, input.idempotencyKey, Number.MIN_SAFE_INTEGER);
-          if (!original) throw new StoreError('an idempotency key was claimed without its command');
-          return { disposition: 'adopted', command: original };
-        }
-      }
-      await tx`INSERT INTO commands (id, account_id, type, routing_path, status, target, payload, logical_action_id, idempotency_key, conversation_id, created_at)
-        VALUES (${input.id}, ${input.accountId}, ${input.type}, ${input.routingPath}, 'queued', ${JSON.stringify(input.target)}, ${JSON.stringify(input.payload)},
-          ${input.logicalActionId}, ${input.idempotencyKey}, ${input.conversationId}, ${input.createdAt})`;
-      await notify(tx, 'commands', input.accountId);
-      return { disposition: 'queued', command: { ...input, status: 'queued', errorCode: null, errorMessage: null, errorPath: null, settledAt: null, dispatchEpoch: null } };
-    });
+    return this.committed(this.accepts.accept(input, keyNotBefore));
   }
 
   getCommand(accountId: string, id: string): Promise<CommandRecord | null> {
@@ -292,22 +287,31 @@ export class PostgresStore implements Store, ChangeFeed {
   dispatchCommands(accountId: string, epoch: number, max: number, holding: readonly string[], now: number): Promise<CommandRecord[] | null> {
     return this.write(async (tx) => {
       // Fencing: the lease row stays share-locked until COMMIT, so no new epoch can be granted
-      // between this check and the dispatch it allows.
-      if (!(await isLiveEpoch(tx, accountId, epoch, now))) return null;
-      const rows = await tx`UPDATE commands c SET dispatch_epoch = ${epoch}
-        FROM (SELECT id FROM commands WHERE account_id = ${accountId} AND status = 'queued'
-                AND (dispatch_epoch IS NULL OR dispatch_epoch < ${epoch}
-                  OR (dispatch_epoch = ${epoch} AND id NOT IN (SELECT jsonb_array_elements_text(${tx.json([...holding])}))))
-              ORDER BY id LIMIT ${max} FOR UPDATE SKIP LOCKED) pick
-        WHERE c.id = pick.id RETURNING c.*`;
+      // between this check and the dispatch it allows. Both statements go in one round trip
+      // (pipelined, in this order); the update rechecks the epoch under the lock, so it marks
+      // nothing when the check fails.
+      const [live, rows] = await Promise.all([
+        isLiveEpoch(tx, accountId, epoch, now),
+        tx`UPDATE commands c SET dispatch_epoch = ${epoch}
+          FROM (SELECT id FROM commands WHERE account_id = ${accountId} AND status = 'queued'
+                  AND (dispatch_epoch IS NULL OR dispatch_epoch < ${epoch}
+                    OR (dispatch_epoch = ${epoch} AND id NOT IN (SELECT jsonb_array_elements_text(${tx.json([...holding])}))))
+                  AND EXISTS (SELECT 1 FROM leases WHERE account_id = ${accountId} AND epoch = ${epoch} AND expires_at > ${now})
+                ORDER BY id LIMIT ${max} FOR UPDATE SKIP LOCKED) pick
+          WHERE c.id = pick.id RETURNING c.*`,
+      ]);
+      if (!live) return null;
       return rows.map(command).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     });
   }
 
   settleCommand(s: Settlement): Promise<SettleResult> {
     return this.write(async (tx): Promise<SettleResult> => {
-      const live = await isLiveEpoch(tx, s.accountId, s.epoch, s.at);
-      const [row] = await tx`SELECT * FROM commands WHERE account_id = ${s.accountId} AND id = ${s.commandId} FOR UPDATE`;
+      // Sent together (pipelined): one round trip, the locks taken in this order as before.
+      const [live, [row]] = await Promise.all([
+        isLiveEpoch(tx, s.accountId, s.epoch, s.at),
+        tx`SELECT * FROM commands WHERE account_id = ${s.accountId} AND id = ${s.commandId} FOR UPDATE`,
+      ]);
       if (!row) return { outcome: 'not_found' };
       const current = command(row);
       if (current.status !== 'queued' && current.dispatchEpoch === s.epoch) {
@@ -319,10 +323,12 @@ export class PostgresStore implements Store, ChangeFeed {
       if (!live) return { outcome: 'lease_lost' };
       if (current.status !== 'queued') return { outcome: 'conflict', command: current };
       if (current.dispatchEpoch !== s.epoch) return { outcome: 'not_dispatched' };
-      await tx`UPDATE commands SET status = ${s.status}, error_code = ${s.errorCode}, error_message = ${s.errorMessage}, error_path = ${s.errorPath},
-        detail = ${s.detail}, settled_at = ${s.at} WHERE id = ${s.commandId}`;
       const settled: CommandRecord = { ...current, status: s.status, errorCode: s.errorCode, errorMessage: s.errorMessage, errorPath: s.errorPath, settledAt: s.at };
-      const [event] = await insertEvents(tx, s.accountId, [{ type: 'command.settled', time: s.at, data: s.eventData(settled) }]);
+      const [, [event]] = await Promise.all([
+        tx`UPDATE commands SET status = ${s.status}, error_code = ${s.errorCode}, error_message = ${s.errorMessage}, error_path = ${s.errorPath},
+          detail = ${s.detail}, settled_at = ${s.at} WHERE id = ${s.commandId}`,
+        insertEvents(tx, s.accountId, [{ type: 'command.settled', time: s.at, data: s.eventData(settled) }]),
+      ]);
       return { outcome: 'settled', command: settled, event: event! };
     });
   }
@@ -333,12 +339,18 @@ export class PostgresStore implements Store, ChangeFeed {
     try {
       return await this.write(async (tx) => {
         const implied: NewEvent[] = [];
-        for (const event of events) implied.push(...await applyPlatformEvent(tx, accountId, event, at, newConversationId, view));
-        return { ok: true, recorded: events.length, events: await insertEvents(tx, accountId, implied) };
+        const changed = { conversations: false };
+        for (const event of events) implied.push(...await applyPlatformEvent(tx, accountId, event, at, newConversationId, view, changed));
+        const appended = await insertEvents(tx, accountId, implied);
+        if (changed.conversations) await cacheChanged(tx);
+        return { ok: true, recorded: events.length, events: appended };
       });
     } catch (error) {
       if (error instanceof UnknownConversation) return { ok: false, unknownConversation: error.externalId };
       throw error;
+    } finally {
+      // A rename or a membership change may have committed (the version moved for the other replicas).
+      this.cache.forget(`conversation:${accountId}:`);
     }
   }
 
@@ -421,8 +433,8 @@ export class PostgresStore implements Store, ChangeFeed {
 
   // Leases
 
-  acquireLease(input: Omit<LeaseRecord, 'epoch' | 'acquiredAt' | 'expiresAt'>, now: number, ttlMs: number): Promise<LeaseAcquireResult> {
-    return this.write(async (tx): Promise<LeaseAcquireResult> => {
+  async acquireLease(input: Omit<LeaseRecord, 'epoch' | 'acquiredAt' | 'expiresAt'>, now: number, ttlMs: number): Promise<LeaseAcquireResult> {
+    const result = await this.write(async (tx): Promise<LeaseAcquireResult> => {
       // The row exists before it is locked, so racing first acquisitions queue on one row lock.
       await tx`INSERT INTO leases (account_id, host_id, epoch, os_major_version, capabilities, acquired_at, expires_at)
         VALUES (${input.accountId}, '', 0, 0, '[]', 0, 0) ON CONFLICT DO NOTHING`;
@@ -433,32 +445,45 @@ export class PostgresStore implements Store, ChangeFeed {
       await tx`UPDATE leases SET host_id = ${next.hostId}, epoch = ${next.epoch}, os_major_version = ${next.osMajorVersion},
         capabilities = ${JSON.stringify(next.capabilities)}, acquired_at = ${now}, expires_at = ${next.expiresAt} WHERE account_id = ${input.accountId}`;
       // Commands dispatched under an earlier epoch go to this one: wake its polls on every replica.
-      await notify(tx, 'commands', input.accountId);
+      await Promise.all([notify(tx, 'commands', input.accountId), cacheChanged(tx)]);
       return { ok: true, lease: next };
     });
+    this.cache.forget(`lease:${input.accountId}`);
+    return result;
   }
 
-  renewLease(accountId: string, epoch: number, now: number, ttlMs: number): Promise<LeaseRecord | null> {
-    return this.write(async (tx) => {
+  async renewLease(accountId: string, epoch: number, now: number, ttlMs: number): Promise<LeaseRecord | null> {
+    // The version is left alone: another replica's cached copy expires before the lease and is read again then.
+    const renewed = await this.write(async (tx) => {
       const [row] = await tx`UPDATE leases SET expires_at = ${now + ttlMs} WHERE account_id = ${accountId} AND epoch = ${epoch} AND expires_at > ${now} RETURNING *`;
       return row ? lease(row) : null;
     });
+    if (renewed) this.cache.put(`lease:${accountId}`, renewed);
+    return renewed;
   }
 
-  releaseLease(accountId: string, epoch: number, now: number): Promise<boolean> {
-    return this.write(async (tx) => {
+  async releaseLease(accountId: string, epoch: number, now: number): Promise<boolean> {
+    const released = await this.write(async (tx) => {
       // Expire it rather than delete it: the row keeps the epoch counter for the next holder.
-      const released = await tx`UPDATE leases SET expires_at = ${now} WHERE account_id = ${accountId} AND epoch = ${epoch} AND expires_at > ${now}`;
-      if (released.count > 0) await notify(tx, 'commands', accountId);
-      return released.count > 0;
+      const expired = await tx`UPDATE leases SET expires_at = ${now} WHERE account_id = ${accountId} AND epoch = ${epoch} AND expires_at > ${now}`;
+      if (expired.count > 0) await Promise.all([notify(tx, 'commands', accountId), cacheChanged(tx)]);
+      return expired.count > 0;
     });
+    this.cache.forget(`lease:${accountId}`);
+    return released;
   }
 
-  liveLease(accountId: string, now: number): Promise<LeaseRecord | null> {
-    return this.read(async (sql) => {
+  /**
+   * From the cache while it holds a lease live at `now`; an expired or missing one is read again,
+   * so a renewal on another replica is seen. Dispatch and settlement do not rely on it: they check
+   * the epoch in their own transaction.
+   */
+  async liveLease(accountId: string, now: number): Promise<LeaseRecord | null> {
+    const held = await this.cache.get(`lease:${accountId}`, () => this.read(async (sql) => {
       const [row] = await sql`SELECT * FROM leases WHERE account_id = ${accountId} AND epoch > 0 AND expires_at > ${now}`;
       return row ? lease(row) : null;
-    });
+    }), { usable: (cached) => cached.expiresAt > now });
+    return held && held.expiresAt > now ? held : null;
   }
 
   listLeases(): Promise<LeaseRecord[]> {
@@ -531,6 +556,14 @@ async function notify(tx: Tx, kind: 'commands' | 'events', accountId: string): P
 }
 
 /**
+ * The transaction changes a row intake caches: every replica drops its cached rows once it
+ * commits (cache.ts). Always a transaction's last lock, so two of them never wait on each other.
+ */
+async function cacheChanged(tx: Tx): Promise<void> {
+  await tx`INSERT INTO cache_version (only_row, version) VALUES (true, 1) ON CONFLICT (only_row) DO UPDATE SET version = cache_version.version + 1`;
+}
+
+/**
  * Takes ids from the shared sequence while holding the account's row lock, which is kept until
  * COMMIT: the account's appends take their ids and commit in one order, so a reader that sees
  * id n has already seen every id of the account below n. Done last in its transaction, so the
@@ -538,19 +571,26 @@ async function notify(tx: Tx, kind: 'commands' | 'events', accountId: string): P
  */
 async function insertEvents(tx: Tx, accountId: string, events: NewEvent[]): Promise<EventRecord[]> {
   if (events.length === 0) return [];
-  const [locked] = await tx`SELECT id FROM accounts WHERE id = ${accountId} FOR NO KEY UPDATE`;
+  // Pipelined, in this order: the lock is granted before the ids are taken. A missing account
+  // wastes the ids it took; its transaction rolls back.
+  const [[locked], taken] = await Promise.all([
+    tx`SELECT id FROM accounts WHERE id = ${accountId} FOR NO KEY UPDATE`,
+    tx`SELECT nextval('event_ids') AS id FROM generate_series(1, ${events.length})`,
+  ]);
   if (!locked) throw new StoreError(`no account "${accountId}" to append events to`);
-  const ids = (await tx`SELECT nextval('event_ids') AS id FROM generate_series(1, ${events.length})`).map((r) => Number(r.id)).sort((x, y) => x - y);
+  const ids = taken.map((r) => Number(r.id)).sort((x, y) => x - y);
   const records = events.map((e, i) => ({ id: ids[i]!, accountId, type: e.type, time: e.time, data: e.data }));
-  await tx`UPDATE accounts SET last_event_id = ${ids.at(-1)!} WHERE id = ${accountId}`;
   const rows = records.map((r) => ({ account_id: accountId, id: r.id, type: r.type, time: r.time, data: JSON.stringify(r.data) }));
-  await tx`INSERT INTO events ${tx(rows, 'account_id', 'id', 'type', 'time', 'data')}`;
-  await notify(tx, 'events', accountId);
+  await Promise.all([
+    tx`UPDATE accounts SET last_event_id = ${ids.at(-1)!} WHERE id = ${accountId}`,
+    tx`INSERT INTO events ${tx(rows, 'account_id', 'id', 'type', 'time', 'data')}`,
+    notify(tx, 'events', accountId),
+  ]);
   return records;
 }
 
 /** One platform event's state change; returns the stream event it implies, none when nothing changed. */
-async function applyPlatformEvent(tx: Tx, accountId: string, event: PlatformEvent, at: number, newConversationId: () => string, view: PlatformEventView): Promise<NewEvent[]> {
+async function applyPlatformEvent(tx: Tx, accountId: string, event: PlatformEvent, at: number, newConversationId: () => string, view: PlatformEventView, changed: { conversations: boolean }): Promise<NewEvent[]> {
   const byExternalId = async (externalId: string): Promise<Row | undefined> =>
     (await tx`SELECT * FROM conversations WHERE account_id = ${accountId} AND external_id = ${externalId} FOR UPDATE`)[0];
   if (event.type === 'conversation.appeared') {
@@ -585,11 +625,13 @@ async function applyPlatformEvent(tx: Tx, accountId: string, event: PlatformEven
     case 'group.renamed': {
       if (current.name === event.name) return [];
       await tx`UPDATE conversations SET name = ${event.name} WHERE id = ${current.id}`;
+      changed.conversations = true;
       return [view(event, { ...current, name: event.name })];
     }
     case 'group.participants_changed': {
       if (JSON.stringify(current.participants) === JSON.stringify(event.participants)) return [];
       await tx`UPDATE conversations SET participants = ${JSON.stringify(event.participants)}, membership_version = membership_version + 1 WHERE id = ${current.id}`;
+      changed.conversations = true;
       return [view(event, { ...current, participants: event.participants, membershipVersion: current.membershipVersion + 1 })];
     }
   }

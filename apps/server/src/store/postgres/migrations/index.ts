@@ -2,9 +2,10 @@ import initial from './001-initial.ts';
 import webhooks from './002-webhooks.ts';
 import polls from './003-polls.ts';
 import commandErrorsAndRetention from './004-command-errors-and-retention.ts';
+import cacheVersion from './005-cache-version.ts';
 
 /**
  * The PostgreSQL schema, one SQL text per version (version = position + 1). Append-only: a
  * released migration is never edited; a change (a new table, say) is a new file listed here.
  */
-export const migrations: readonly string[] = [initial, webhooks, polls, commandErrorsAndRetention];
+export const migrations: readonly string[] = [initial, webhooks, polls, commandErrorsAndRetention, cacheVersion];
