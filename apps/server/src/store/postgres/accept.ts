@@ -143,7 +143,7 @@ export class AcceptBatches {
       SELECT inserted.id FROM inserted, woken`;
     const queued = new Set(inserted.map((r) => r.id as string));
     return Promise.all(items.map(async ({ input }): Promise<AcceptResult> => {
-      if (queued.has(input.id)) return { disposition: 'queued', command: { ...input, status: 'queued', errorCode: null, settledAt: null, dispatchEpoch: null } };
+      if (queued.has(input.id)) return { disposition: 'queued', command: { ...input, status: 'queued', errorCode: null, errorMessage: null, errorPath: null, settledAt: null, dispatchEpoch: null } };
       // The key is held by a command committed before ours: adopt it (read after our COMMIT).
       const [row] = await this.sql`SELECT c.* FROM idempotency_keys k JOIN commands c ON c.id = k.command_id
         WHERE k.account_id = ${input.accountId} AND k.key = ${input.idempotencyKey}`;
