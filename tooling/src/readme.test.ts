@@ -29,11 +29,17 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 }, 60_000);
 
+/** The longest one README step (the start's build included) may take before it counts as hung. */
+const STEP_LIMIT_MS = 180_000;
+
 /** Resolves once `test` holds for `text()`, checked whenever the child writes. */
 function whenOutput(child: ChildProcess, text: () => string, test: (text: string) => boolean, what: string): Promise<void> {
   return new Promise((resolvePromise, reject) => {
+    // A hang fails here, naming what it waited for and what it saw, not at the test's own timeout.
+    const timer = setTimeout(() => reject(new Error(`no ${what} within ${STEP_LIMIT_MS} ms:\n${text()}`)), STEP_LIMIT_MS);
     const check = () => {
       if (test(text())) {
+        clearTimeout(timer);
         child.stdout!.off('data', check);
         child.stderr!.off('data', check);
         child.off('exit', exited);
@@ -51,7 +57,7 @@ function whenOutput(child: ChildProcess, text: () => string, test: (text: string
 interface Run { child: ChildProcess; stdout: () => string; stderr: () => string; exited: Promise<number | null>; headers: () => string }
 
 let runs = 0;
-function spawnRun(command: string, args: string[], env: NodeJS.ProcessEnv): Run {
+function spawnRun(command: string, args: string[], env: NodeJS.ProcessEnv, limitMs: number | null = STEP_LIMIT_MS): Run {
   // Where curl (below) writes each response's headers: curl 7.88 crashes writing them to a pipe.
   const headersFile = join(dataDir, `headers-${++runs}.txt`);
   env = { ...env, README_TEST_HEADERS: headersFile };
@@ -62,7 +68,12 @@ function spawnRun(command: string, args: string[], env: NodeJS.ProcessEnv): Run 
   let err = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (err += d));
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  // A step still running after its limit is killed, so it fails (exit null) with its output.
+  const limit = limitMs === null ? undefined : setTimeout(() => {
+    err += `\n[killed after ${limitMs} ms: ${[command, ...args].join(' ').slice(-300)}]`;
+    process.kill(-child.pid!, 'SIGKILL');
+  }, limitMs);
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => (clearTimeout(limit), r(code))));
   return { child, stdout: () => out, stderr: () => err, exited, headers: () => (existsSync(headersFile) ? readFileSync(headersFile, 'utf8') : '') };
 }
 
@@ -131,7 +142,7 @@ describe('the README quick start, as written', () => {
 
     /** `start` in a terminal (script(1) gives it one), so Ctrl-C is the key a user presses. */
     const startInTerminal = async () => {
-      const run = spawnRun('script', ['-qfec', startCommand!, '/dev/null'], env);
+      const run = spawnRun('script', ['-qfec', startCommand!, '/dev/null'], env, null);
       terminals.push(run.child);
       await whenOutput(run.child, run.stdout, (text) => text.includes('Switchboard is running'), 'Switchboard is running');
       return run;
