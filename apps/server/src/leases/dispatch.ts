@@ -53,10 +53,12 @@ export async function dispatch(services: Deps, accountId: string, poll: Dispatch
   const deadline = clock.now() + poll.waitMs;
   for (;;) {
     if (signal.aborted) return [];
+    // Taken before the read: a command committed while the read was under way wakes this poll.
+    const seen = waiters.seen(accountId);
     const commands = await store.dispatchCommands(accountId, poll.epoch, poll.max, poll.holding, clock.now());
     if (commands === null) return null;
     const remaining = deadline - clock.now();
     if (commands.length > 0 || remaining <= 0 || signal.aborted) return Promise.all(commands.map((c) => dispatched(store, c)));
-    await waiters.wait(accountId, remaining, signal);
+    await waiters.wait(accountId, remaining, signal, seen);
   }
 }
