@@ -113,8 +113,9 @@ export class SqliteStore implements Store {
    */
   private cached<T>(key: string, load: () => T): T {
     if (!this.versionChecked) {
-      // Once per event-loop turn: what another process commits shows within a turn.
-      const { data_version: version } = this.query('PRAGMA data_version').get() as { data_version: number };
+      // Once per event-loop turn: what another process commits shows within a turn. Asked of the
+      // writer, whose own commits leave it unchanged (the reader's moves with every one of them).
+      const { data_version: version } = prepared(this.statements, this.db, 'PRAGMA data_version').get() as { data_version: number };
       if (version !== this.cacheVersion) {
         this.cache.clear();
         this.cacheVersion = version;
