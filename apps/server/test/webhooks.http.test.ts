@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { Receiver } from '@switchboard/testkit';
 import { loadConfig } from '../src/config.ts';
@@ -226,6 +226,62 @@ describe('the endpoints API', () => {
     await r.waitForIds([eventId]);
     expect((await api(account.apiKey, 'DELETE', `/v1/webhook-endpoints/${id}`)).status).toBe(204);
     expect((await api(account.apiKey, 'GET', `/v1/webhook-endpoints/${id}`)).status).toBe(404);
+  });
+});
+
+describe('an endpoint whose backlog emptied stays held for a moment', () => {
+  /** Waits until the attempt at `eventId` is logged: its worker then waits for the next event. */
+  const logged = (account: TestAccount, id: string, eventId: string) => logUntil(account, id, (log) => log.some((d) => d.eventId === eventId));
+
+  it('its next event goes out on the commit signal, without claiming it again', async () => {
+    const account = await server.account();
+    const r = await receiver();
+    const { id } = await endpoint(account, r.url);
+    await logged(account, id, await testEvent(account, id));
+    const store = server.services.store.webhooks!;
+    const claimDue = store.claimDue.bind(store);
+    const claimed: string[] = [];
+    const spy = vi.spyOn(store, 'claimDue').mockImplementation(async (...args) => {
+      const claims = await claimDue(...args);
+      claimed.push(...claims.map((c) => c.endpoint.id));
+      return claims;
+    });
+    try {
+      const next = await testEvent(account, id);
+      await r.waitForIds([next]);
+      expect(claimed).not.toContain(id);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('a PATCH while it is held applies to the next event: a new URL gets it, a disabled endpoint gets nothing', async () => {
+    const account = await server.account();
+    const [first, second] = [await receiver(), await receiver()];
+    const { id } = await endpoint(account, first.url);
+    await logged(account, id, await testEvent(account, id));
+    expect((await api(account.apiKey, 'PATCH', `/v1/webhook-endpoints/${id}`, { url: second.url })).status).toBe(200);
+    const moved = await testEvent(account, id);
+    await second.waitForIds([moved]);
+    await logged(account, id, moved);
+    expect(first.ids()).not.toContain(moved);
+    expect((await api(account.apiKey, 'PATCH', `/v1/webhook-endpoints/${id}`, { enabled: false })).status).toBe(200);
+    const held = await testEvent(account, id);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect([...first.ids(), ...second.ids()]).not.toContain(held);
+    await api(account.apiKey, 'PATCH', `/v1/webhook-endpoints/${id}`, { enabled: true });
+    await second.waitForIds([held]);
+  });
+
+  it('a replay while it is held re-delivers from the cursor', async () => {
+    const account = await server.account();
+    const r = await receiver();
+    const { id } = await endpoint(account, r.url);
+    const events = [await testEvent(account, id), await testEvent(account, id)];
+    await logged(account, id, events[1]!);
+    expect((await api(account.apiKey, 'POST', `/v1/webhook-endpoints/${id}/replay`, { after: String(Number(events[0]) - 1) })).status).toBe(200);
+    await r.waitForCount(4);
+    expect(r.ids()).toEqual([...events, ...events]);
   });
 });
 

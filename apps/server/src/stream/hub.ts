@@ -1,4 +1,6 @@
 type Listener = () => void;
+/** `accountId` null: every account (after missed announcements). */
+type AllListener = (accountId: string | null) => void;
 
 /**
  * Tells the open streams of an account that its event log grew. Carries no events itself:
@@ -6,7 +8,7 @@ type Listener = () => void;
  */
 export class StreamHub {
   private readonly listeners = new Map<string, Set<Listener>>();
-  private readonly everyAccount = new Set<Listener>();
+  private readonly everyAccount = new Set<AllListener>();
   private count = 0;
 
   subscribe(accountId: string, listener: Listener): () => void {
@@ -21,19 +23,19 @@ export class StreamHub {
   }
 
   /** Hears every account's commits (the webhook delivery worker). */
-  subscribeAll(listener: Listener): () => void {
+  subscribeAll(listener: AllListener): () => void {
     this.everyAccount.add(listener);
     return () => this.everyAccount.delete(listener);
   }
 
   notify(accountId: string): void {
     for (const listener of this.listeners.get(accountId) ?? []) listener();
-    for (const listener of this.everyAccount) listener();
+    for (const listener of this.everyAccount) listener(accountId);
   }
 
   notifyAll(): void {
     for (const set of [...this.listeners.values()]) for (const listener of set) listener();
-    for (const listener of this.everyAccount) listener();
+    for (const listener of this.everyAccount) listener(null);
   }
 
   get subscribers(): number {

@@ -14,8 +14,10 @@ export interface WebhookConfig {
   claimTtlMs: number;
   /** How often due deliveries are looked for besides the wake-up on each commit (other replicas' events, retries). */
   pollMs: number;
-  /** Endpoints delivered to at the same time by this server. */
+  /** Endpoints delivered to at the same time by this server (an endpoint waiting for its next event does not count). */
   concurrency: number;
+  /** How long a worker keeps an endpoint whose backlog emptied, so that its next event goes out without a new claim. */
+  lingerMs: number;
   /** Previous secret's life after a rotation. */
   rotationOverlapMs: number;
 }
@@ -35,6 +37,7 @@ export function loadWebhookConfig(env: NodeJS.ProcessEnv, int: Int): WebhookConf
     claimTtlMs: int('SWITCHBOARD_WEBHOOK_CLAIM_TTL_MS', timeoutMs + 5_000, timeoutMs + 100),
     pollMs: int('SWITCHBOARD_WEBHOOK_POLL_MS', 1_000, 10),
     concurrency: int('SWITCHBOARD_WEBHOOK_CONCURRENCY', 32, 1),
+    lingerMs: int('SWITCHBOARD_WEBHOOK_LINGER_MS', 1_000, 0),
     rotationOverlapMs: 24 * HOUR,
   };
 }

@@ -2,12 +2,18 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { AddressRefused, bareHost, resolveDeliveryAddress, type Resolver } from './address.ts';
+import type { Connections } from './connections.ts';
 
 export interface SendOptions {
   timeoutMs: number;
   allowHosts: readonly string[];
   resolve?: Resolver;
+  /** Kept-alive connections; without them each attempt opens and closes its own. */
+  connections?: Connections;
 }
+
+/** Response body bytes read (and dropped) so a kept-alive connection can carry the next attempt; past it the connection is closed. */
+const BODY_LIMIT = 16_384;
 
 /** What one attempt got: a status (with Retry-After), or why no response arrived. */
 export type SendResult =
@@ -15,8 +21,10 @@ export type SendResult =
   | { status: null; retryAfter: null; error: string; latencyMs: number };
 
 /**
- * POSTs `body` once. Never follows a redirect (a 3xx is just a status), reads the status line and
- * headers only, and gives up after `timeoutMs` from the start, whatever stage it is at.
+ * POSTs `body` once. Never follows a redirect (a 3xx is just a status), decides on the status line
+ * and headers, and gives up after `timeoutMs` from the start, whatever stage it is at. With
+ * `connections`, the body is then read up to BODY_LIMIT within the same time so the connection
+ * can be reused; otherwise the connection is closed.
  */
 export async function sendOnce(url: URL, headers: Record<string, string>, body: string, options: SendOptions): Promise<SendResult> {
   const started = performance.now();
@@ -35,11 +43,14 @@ export async function sendOnce(url: URL, headers: Record<string, string>, body: 
   };
   return new Promise((resolve) => {
     let settled = false;
-    const finish = (result: SendResult) => {
+    /** `keep`: a response arrived and the connection may serve again once its body is read. */
+    const finish = (result: SendResult, keep = false) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
-      req.destroy();
+      if (!keep) {
+        clearTimeout(timer);
+        req.destroy();
+      }
       resolve(result);
     };
     const make = url.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -48,12 +59,24 @@ export async function sendOnce(url: URL, headers: Record<string, string>, body: 
       headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
       lookup,
       ...(isIP(bareHost(url)) === 0 ? { servername: bareHost(url) } : {}),
-      agent: false,
+      agent: options.connections?.agent(url, pinned.address) ?? false,
     }, (res: IncomingMessage) => {
-      // The status decides; the body is never read, so a large or endless one costs nothing.
-      finish({ status: res.statusCode ?? 0, retryAfter: typeof res.headers['retry-after'] === 'string' ? res.headers['retry-after'] : null, error: null, latencyMs: latency() });
+      // The status decides; the body is only drained for reuse, so a large or endless one costs nothing.
+      const keep = options.connections !== undefined;
+      finish({ status: res.statusCode ?? 0, retryAfter: typeof res.headers['retry-after'] === 'string' ? res.headers['retry-after'] : null, error: null, latencyMs: latency() }, keep);
+      if (!keep) return;
+      let read = 0;
+      res.on('data', (chunk: Buffer) => {
+        read += chunk.length;
+        if (read > BODY_LIMIT) req.destroy();
+      });
+      res.on('end', () => clearTimeout(timer));
+      res.on('error', () => req.destroy());
     });
-    const timer = setTimeout(() => finish({ status: null, retryAfter: null, error: 'timeout', latencyMs: latency() }), options.timeoutMs);
+    const timer = setTimeout(() => {
+      if (settled) req.destroy(); // the body did not end in time
+      else finish({ status: null, retryAfter: null, error: 'timeout', latencyMs: latency() });
+    }, options.timeoutMs);
     req.on('error', (error: NodeJS.ErrnoException) => finish({ status: null, retryAfter: null, error: `connection: ${error.code ?? error.message}`, latencyMs: latency() }));
     req.end(body);
   });

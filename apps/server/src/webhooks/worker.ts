@@ -11,6 +11,7 @@ import { backoffMs, retryAfterMs } from './schedule.ts';
 import { sendOnce, type SendResult } from './send.ts';
 import { signedHeaders, signingSecrets } from './signing.ts';
 import type { Resolver } from './address.ts';
+import { Connections } from './connections.ts';
 import type { IdSource } from '../ids.ts';
 
 export interface WorkerDeps {
@@ -30,6 +31,8 @@ export interface WorkerDeps {
 
 const PAGE = 100;
 const HOUR = 3_600_000;
+/** A waiting endpoint is let go this long before its claim would lapse, leaving time to renew it. */
+const LINGER_MARGIN = 250;
 
 /** Whether `event` goes to `endpoint`: its filter, except that a webhook.test goes only to the endpoint it names. */
 export function wanted(endpoint: WebhookEndpointRecord, event: EventRecord): boolean {
@@ -46,12 +49,19 @@ function outcomeLabel(result: SendResult): string {
 /**
  * Delivers the stream to webhook endpoints. Woken by every commit (the hub) and by a poll (other
  * replicas' commits, retries coming due); claims due endpoints and, per endpoint, delivers one
- * event at a time in stream order, moving the endpoint's cursor only on a 2xx.
+ * event at a time in stream order, moving the endpoint's cursor only on a 2xx. An endpoint whose
+ * backlog empties stays claimed for `lingerMs`, so its next event goes out on the commit signal
+ * without a new claim (it does not count against `concurrency` while it waits).
  */
 export class DeliveryWorker {
   private readonly deps: WorkerDeps;
   private readonly owner: string;
   private readonly running = new Set<Promise<void>>();
+  /** Ends the wait of each endpoint waiting for its next event (false: stop waiting and release). */
+  private readonly lingering = new Set<(woke: boolean) => void>();
+  private readonly connections = new Connections();
+  /** Per account, the deliveries under way to its endpoints, told of each commit. */
+  private readonly listeners = new Map<string, Set<() => void>>();
   private ticking = false;
   private again = false;
   private stopping = false;
@@ -67,7 +77,11 @@ export class DeliveryWorker {
   }
 
   start(): void {
-    this.unsubscribe = this.deps.hub.subscribeAll(() => this.wake());
+    this.unsubscribe = this.deps.hub.subscribeAll((accountId) => {
+      const told = accountId === null ? [...this.listeners.values()] : [this.listeners.get(accountId) ?? []];
+      for (const set of told) for (const listener of [...set]) listener();
+      this.wake();
+    });
     this.poll = setInterval(() => {
       this.wake();
       void this.purge();
@@ -82,7 +96,14 @@ export class DeliveryWorker {
     this.unsubscribe?.();
     clearInterval(this.poll);
     clearTimeout(this.retryTimer);
+    for (const end of [...this.lingering]) end(false);
     while (this.ticking || this.running.size > 0) await Promise.allSettled([...this.running, new Promise((r) => setImmediate(r))]);
+    this.connections.close();
+  }
+
+  /** Deliveries making attempts (not waiting for their next event). */
+  private get active(): number {
+    return this.running.size - this.lingering.size;
   }
 
   wake(): void {
@@ -99,7 +120,7 @@ export class DeliveryWorker {
     try {
       do {
         this.again = false;
-        const free = this.deps.config.concurrency - this.running.size;
+        const free = this.deps.config.concurrency - this.active;
         if (free <= 0 || this.stopping) break;
         const { config, clock } = this.deps;
         const claims = await this.deps.webhooks.claimDue(this.owner, clock.now(), config.claimTtlMs, free);
@@ -120,7 +141,10 @@ export class DeliveryWorker {
     }
   }
 
-  /** Delivers to one claimed endpoint until its backlog is empty, an attempt fails, or the claim is lost. */
+  /**
+   * Delivers to one claimed endpoint until its backlog is empty and no event came within the
+   * linger, an attempt fails, or the claim is lost.
+   */
   private async deliverTo(claim: WebhookClaim): Promise<void> {
     const { webhooks, store, clock, config } = this.deps;
     const { token } = claim;
@@ -129,17 +153,42 @@ export class DeliveryWorker {
     let page: EventRecord[] = [];
     /** The cursor `page` was read after: a replay to before it makes the page useless. */
     let pageAfter = endpoint.cursor;
+    /** Events may follow `page`: it was full, or a commit was heard since it was read. */
+    let more = true;
+    let wakeUp: (() => void) | undefined;
+    const unsubscribe = this.listen(endpoint.accountId, () => {
+      more = true;
+      wakeUp?.();
+    });
     let release = true;
     try {
       while (!this.stopping && endpoint.enabled) {
         // The page read last time serves while the cursor moves through it; each recorded attempt
         // returns the endpoint as stored, so a PATCH, rotation or replay is seen at the next event.
+        if (endpoint.cursor < pageAfter) more = true;
         page = endpoint.cursor >= pageAfter ? page.filter((event) => event.id > endpoint.cursor) : [];
-        if (page.length === 0) {
+        if (page.length === 0 && more) {
+          more = false;
           pageAfter = endpoint.cursor;
           page = await store.readEvents(endpoint.accountId, pageAfter, PAGE);
+          more ||= page.length === PAGE;
         }
-        if (page.length === 0) return;
+        if (page.length === 0) {
+          if (!more) {
+            if (!(await this.linger(Math.min(clock.now() + config.lingerMs, claimedUntil - LINGER_MARGIN), (wake) => (wakeUp = wake)))) return;
+            wakeUp = undefined;
+          }
+          // Woken by a commit: the endpoint as stored now (a PATCH or replay while it waited), read
+          // beside its next events.
+          more = false;
+          pageAfter = endpoint.cursor;
+          const [stored, events] = await Promise.all([webhooks.getEndpoint(endpoint.accountId, endpoint.id), store.readEvents(endpoint.accountId, pageAfter, PAGE)]);
+          if (!stored) return;
+          endpoint = stored;
+          page = events;
+          more ||= page.length === PAGE;
+          continue;
+        }
         const next = page.find((event) => wanted(endpoint, event));
         if (!next) {
           const to = page.at(-1)!.id;
@@ -158,21 +207,58 @@ export class DeliveryWorker {
           return;
         }
         if (result === 'fenced') return;
-        endpoint = result;
-        claimedUntil = clock.now() + config.claimTtlMs;
+        endpoint = result.endpoint;
+        claimedUntil = result.claimedUntil;
       }
     } finally {
+      unsubscribe();
       if (release) await webhooks.releaseClaim(endpoint.id, token);
     }
   }
 
+  private listen(accountId: string, listener: () => void): () => void {
+    let set = this.listeners.get(accountId);
+    if (!set) this.listeners.set(accountId, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.listeners.delete(accountId);
+    };
+  }
+
+  /**
+   * Waits, holding the claim, until `until` for a commit to the endpoint's account; true when one
+   * came and there is a free slot for the attempt.
+   */
+  private async linger(until: number, onWake: (wake: () => void) => void): Promise<boolean> {
+    const ms = until - this.deps.clock.now();
+    if (ms <= 0 || this.stopping) return false;
+    let end!: (woke: boolean) => void;
+    const woke = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => end(false), ms);
+      end = (woke) => {
+        clearTimeout(timer);
+        this.lingering.delete(end);
+        resolve(woke);
+      };
+      this.lingering.add(end);
+      onWake(() => end(true));
+    });
+    return woke && !this.stopping && this.active <= this.deps.config.concurrency;
+  }
+
   /** One attempt at `event`, recorded with its outcome. */
-  private async attempt(endpoint: WebhookEndpointRecord, event: EventRecord, token: number): Promise<WebhookEndpointRecord | 'retry' | 'fenced'> {
+  private async attempt(endpoint: WebhookEndpointRecord, event: EventRecord, token: number): Promise<{ endpoint: WebhookEndpointRecord; claimedUntil: number } | 'retry' | 'fenced'> {
     const { config, clock, metrics, webhooks, hub } = this.deps;
     const at = clock.now();
     const body = JSON.stringify(toEnvelope(event));
     const headers = signedHeaders(String(event.id), body, signingSecrets(endpoint, at), at);
-    const result = await sendOnce(new URL(endpoint.url), headers, body, { timeoutMs: config.timeoutMs, allowHosts: config.allowHosts, ...(this.deps.resolve ? { resolve: this.deps.resolve } : {}) });
+    const result = await sendOnce(new URL(endpoint.url), headers, body, {
+      timeoutMs: config.timeoutMs,
+      allowHosts: config.allowHosts,
+      connections: this.connections,
+      ...(this.deps.resolve ? { resolve: this.deps.resolve } : {}),
+    });
     const label = outcomeLabel(result);
     metrics.deliveries.inc({ outcome: label });
     metrics.attemptSeconds.observe({ outcome: label }, result.latencyMs / 1000);
@@ -213,7 +299,7 @@ export class DeliveryWorker {
       hub.notify(endpoint.accountId);
     }
     if (outcome.kind === 'retry') this.retryLater(outcome.at);
-    return outcome.kind === 'delivered' ? recorded.endpoint : 'retry';
+    return outcome.kind === 'delivered' ? { endpoint: recorded.endpoint, claimedUntil: outcome.claimUntil } : 'retry';
   }
 
   /** A wake-up when the earliest retry comes due, so retries do not wait for the poll. */

@@ -1,0 +1,81 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Resolver } from './address.ts';
+import { Connections } from './connections.ts';
+import { sendOnce } from './send.ts';
+
+const servers: Server[] = [];
+afterEach(async () => {
+  for (const s of servers.splice(0)) {
+    s.closeAllConnections();
+    await new Promise((resolve) => s.close(resolve));
+  }
+});
+
+/** A receiver at `host`, counting the connections made to it; answers with `body`. */
+async function receiver(host: string, port: number, body = ''): Promise<{ port: number; connections: () => number; requests: () => number }> {
+  let connections = 0;
+  let requests = 0;
+  const server = createServer((req, res) => {
+    requests++;
+    req.resume();
+    req.on('end', () => res.end(body));
+  });
+  server.on('connection', () => connections++);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  return { port: (server.address() as AddressInfo).port, connections: () => connections, requests: () => requests };
+}
+
+/** Lets a drained response hand its connection back. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+describe('kept-alive connections to receivers', () => {
+  it('are reused for attempts whose check gave the same address, and never for another address', async () => {
+    const v4 = await receiver('127.0.0.1', 0);
+    const v6 = await receiver('::1', v4.port);
+    let address = '127.0.0.1';
+    const resolve: Resolver = async () => [{ address, family: address.includes(':') ? 6 : 4 }];
+    const connections = new Connections();
+    const send = () => sendOnce(new URL(`http://localhost:${v4.port}/hook`), {}, '{}', { timeoutMs: 2_000, allowHosts: [], resolve, connections });
+    try {
+      for (let i = 0; i < 3; i++) {
+        expect((await send()).status).toBe(200);
+        await settle();
+      }
+      expect([v4.requests(), v4.connections()]).toEqual([3, 1]);
+      // The name now resolves elsewhere: the open connection to the old address is not used.
+      address = '::1';
+      expect((await send()).status).toBe(200);
+      await settle();
+      expect((await send()).status).toBe(200);
+      expect([v4.requests(), v6.requests(), v6.connections()]).toEqual([3, 2, 1]);
+    } finally {
+      connections.close();
+    }
+  });
+
+  it('a response body past the limit closes the connection instead of being read to its end', async () => {
+    const big = await receiver('127.0.0.1', 0, 'x'.repeat(1_000_000));
+    const connections = new Connections();
+    const send = () => sendOnce(new URL(`http://127.0.0.1:${big.port}/hook`), {}, '{}', { timeoutMs: 2_000, allowHosts: [], connections });
+    try {
+      expect((await send()).status).toBe(200);
+      await settle();
+      expect((await send()).status).toBe(200);
+      expect([big.requests(), big.connections()]).toEqual([2, 2]);
+    } finally {
+      connections.close();
+    }
+  });
+
+  it('without a pool, each attempt opens its own connection', async () => {
+    const r = await receiver('127.0.0.1', 0);
+    for (let i = 0; i < 2; i++) {
+      expect((await sendOnce(new URL(`http://127.0.0.1:${r.port}/hook`), {}, '{}', { timeoutMs: 2_000, allowHosts: [] })).status).toBe(200);
+      await settle();
+    }
+    expect(r.connections()).toBe(2);
+  });
+});
