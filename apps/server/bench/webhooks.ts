@@ -28,7 +28,7 @@ const BUILDS: Array<[string, string]> = [
 
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
 
-interface Figures { one: number; many: number; p50: number; p99: number; intake99: number; load: number }
+interface Figures { one: number; many: number; p50: number; p99: number; intake99: number; answered99: number; load: number }
 
 /** One server (one build, one store) through the three measurements. */
 async function measure(entry: string, env: Record<string, string>): Promise<Figures> {
@@ -42,10 +42,13 @@ async function measure(entry: string, env: Record<string, string>): Promise<Figu
     return response.status === 204 ? null : response.json();
   }
 
-  /** `count` new conversations, reported in batches of 100: `count` stream events. */
+  /** `count` new conversations, reported in batches of 100: `count` stream events, each named after its external id. */
   async function report(connectorKey: string, epoch: number, count: number): Promise<void> {
     for (let left = count; left > 0; left -= 100) {
-      const events = Array.from({ length: Math.min(100, left) }, () => ({ type: 'conversation.appeared', externalId: `bench-${++sequence}`, conversationKind: 'direct', name: null, participants: ['+14155550123'] }));
+      const events = Array.from({ length: Math.min(100, left) }, () => {
+        const externalId = `bench-${++sequence}`;
+        return { type: 'conversation.appeared', externalId, conversationKind: 'direct', name: externalId, participants: ['+14155550123'] };
+      });
       const response = await fetch(`${server.url}/v1/connector/platform-events`, { method: 'POST', headers: { authorization: `Bearer ${connectorKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ epoch, events }) });
       if (response.status !== 200) throw new Error(`platform-events: ${response.status}`);
     }
@@ -76,7 +79,7 @@ async function measure(entry: string, env: Record<string, string>): Promise<Figu
   }
 
   /** Commit-to-delivery delay at a steady rate: one event per report, RATE a second. */
-  async function steady(): Promise<{ p50: number; p99: number; intake99: number }> {
+  async function steady(): Promise<{ p50: number; p99: number; intake99: number; answered99: number }> {
     const { account, epoch, ids } = await setup(1);
     await call(account.apiKey, 'PATCH', `/v1/webhook-endpoints/${ids[0]}`, { enabled: true });
     const before = receiver.deliveries.length;
@@ -84,23 +87,33 @@ async function measure(entry: string, env: Record<string, string>): Promise<Figu
     const start = performance.now();
     /** Each report's own round trip: the event's commit, which the delivery delay includes. */
     const intake: number[] = [];
+    /** When each event's report was answered (its commit is done by then), by conversation name. */
+    const answered = new Map<string, number>();
     for (let i = 0; i < total; i++) {
       const wait = start + (i * 1000) / RATE - performance.now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       const sent = performance.now();
-      void report(account.connectorKey, epoch, 1).then(() => intake.push(performance.now() - sent));
+      const name = `bench-${sequence + 1}`;
+      void report(account.connectorKey, epoch, 1).then(() => {
+        intake.push(performance.now() - sent);
+        answered.set(name, Date.now());
+      });
     }
     await receiver.waitForCount(before + total, 300_000);
     // The envelope's `time` is when the event was recorded, in the transaction that commits it.
-    const delays = receiver.deliveries.slice(before).map((d) => d.at - Date.parse((JSON.parse(d.body) as { time: string }).time));
-    return { p50: percentile(delays, 0.5), p99: percentile(delays, 0.99), intake99: Math.round(percentile(intake, 0.99)) };
+    const bodies = receiver.deliveries.slice(before).map((d) => ({ at: d.at, envelope: JSON.parse(d.body) as { time: string; data: { name: string } } }));
+    const delays = bodies.map((d) => d.at - Date.parse(d.envelope.time));
+    // Delivered after the report's answer (negative: before it): the share of the delay that is not the event's own commit.
+    while (answered.size < total) await new Promise((resolve) => setTimeout(resolve, 10));
+    const afterAnswer = bodies.map((d) => d.at - answered.get(d.envelope.data.name)!);
+    return { p50: percentile(delays, 0.5), p99: percentile(delays, 0.99), intake99: Math.round(percentile(intake, 0.99)), answered99: percentile(afterAnswer, 0.99) };
   }
 
   try {
     const one = DRAIN ? await drain(1, BACKLOG) : NaN;
     const many = DRAIN ? await drain(ENDPOINTS, BACKLOG / 20) : NaN;
-    const { p50, p99, intake99 } = await steady();
-    return { one, many, p50, p99, intake99, load: loadavg()[0]! };
+    const { p50, p99, intake99, answered99 } = await steady();
+    return { one, many, p50, p99, intake99, answered99, load: loadavg()[0]! };
   } finally {
     await receiver.close();
     await server.stop();
@@ -109,7 +122,7 @@ async function measure(entry: string, env: Record<string, string>): Promise<Figu
 }
 
 console.log(styleText('bold', `webhook bench: loopback, production build, one receiver (node:http, answers 204); ${ROUNDS} round(s)`));
-console.log(`columns: a backlog of ${BACKLOG} events to 1 endpoint, of ${BACKLOG / 20} events to each of ${ENDPOINTS} endpoints (deliveries/s); commit to delivery at ${RATE} events/s for ${SECONDS} s (target p99 < 50 ms), and the p99 of the reports' own round trips; 1-minute load average after`);
+console.log(`columns: a backlog of ${BACKLOG} events to 1 endpoint, of ${BACKLOG / 20} events to each of ${ENDPOINTS} endpoints (deliveries/s); commit to delivery at ${RATE} events/s for ${SECONDS} s (target p99 < 50 ms), the p99 of the reports' own round trips (the events' commits) and of delivery after the report's answer; 1-minute load average after`);
 const embedded = STORES.includes('postgres') && !process.env[TEST_DATABASE_URL] ? await startEmbeddedPostgres({ durable: true }) : null;
 if (embedded) process.env[TEST_DATABASE_URL] = embedded.url;
 try {
@@ -120,7 +133,7 @@ try {
         const env: Record<string, string> = store === 'postgres' ? { SWITCHBOARD_DATABASE_URL: await testDatabase(`bench-webhooks-${Date.now()}-${++databases}`) } : {};
         const f = await measure(entry, env);
         const verdict = f.p99 < 50 ? styleText('green', 'met') : styleText('red', 'missed');
-        console.log(`${store.padEnd(9)} ${build.padEnd(11)} 1 endpoint ${f.one.toFixed(0).padStart(5)}/s   100 endpoints ${f.many.toFixed(0).padStart(5)}/s   p50 ${String(f.p50).padStart(6)} ms   p99 ${String(f.p99).padStart(6)} ms (${verdict})   report p99 ${String(f.intake99).padStart(4)} ms   load ${f.load.toFixed(1)}`);
+        console.log(`${store.padEnd(9)} ${build.padEnd(11)} 1 endpoint ${f.one.toFixed(0).padStart(5)}/s   100 endpoints ${f.many.toFixed(0).padStart(5)}/s   p50 ${String(f.p50).padStart(6)} ms   p99 ${String(f.p99).padStart(6)} ms (${verdict})   report p99 ${String(f.intake99).padStart(4)} ms   after its answer p99 ${String(f.answered99).padStart(5)} ms   load ${f.load.toFixed(1)}`);
       }
     }
   }
