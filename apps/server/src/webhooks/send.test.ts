@@ -14,13 +14,13 @@ afterEach(async () => {
 });
 
 /** A receiver at `host`, counting the connections made to it; answers with `body`. */
-async function receiver(host: string, port: number, body = ''): Promise<{ port: number; connections: () => number; requests: () => number }> {
+async function receiver(host: string, port: number, body = '', delayMs = 0): Promise<{ port: number; connections: () => number; requests: () => number }> {
   let connections = 0;
   let requests = 0;
   const server = createServer((req, res) => {
     requests++;
     req.resume();
-    req.on('end', () => res.end(body));
+    req.on('end', () => setTimeout(() => res.end(body), delayMs));
   });
   server.on('connection', () => connections++);
   servers.push(server);
@@ -65,6 +65,17 @@ describe('kept-alive connections to receivers', () => {
       await settle();
       expect((await send()).status).toBe(200);
       expect([big.requests(), big.connections()]).toEqual([2, 2]);
+    } finally {
+      connections.close();
+    }
+  });
+
+  it('an answer slower than the idle limit of kept-alive connections still counts', async () => {
+    const slow = await receiver('127.0.0.1', 0, '', 300);
+    const connections = new Connections(256, 100);
+    try {
+      const result = await sendOnce(new URL(`http://127.0.0.1:${slow.port}/hook`), {}, '{}', { timeoutMs: 2_000, allowHosts: [], connections });
+      expect(result.status).toBe(200);
     } finally {
       connections.close();
     }
