@@ -38,7 +38,7 @@ const dir = mkdtempSync(join(tmpdir(), 'switchboard-profile-'));
 const profiling = `--cpu-prof --cpu-prof-dir=${dir}`;
 const embedded = process.env.PROFILE_STORE === 'postgres' ? await startEmbeddedPostgres() : null;
 if (embedded) process.env[TEST_DATABASE_URL] = embedded.url;
-const database = embedded ? { SWITCHBOARD_DATABASE_URL: await testDatabase(`profile-${Date.now()}`) } : {};
+const database: Record<string, string> = embedded ? { SWITCHBOARD_DATABASE_URL: await testDatabase(`profile-${Date.now()}`) } : {};
 const server = await startServer({ SWITCHBOARD_RATE_LIMIT: '0', SWITCHBOARD_LEASE_TTL_MS: '3600000', ...database, ...(target === 'server' ? { NODE_OPTIONS: profiling } : {}) }, undefined, entry);
 const reference = target === 'server' ? null : spawn(process.execPath, [...profiling.split(' '), join(import.meta.dirname, `${target}-server.ts`)], { stdio: ['ignore', 'pipe', 'inherit'] });
 const pid = reference ? reference.pid! : server.child.pid!;

@@ -1,9 +1,11 @@
 /**
- * Where PostgreSQL intake's time goes, per accepted command: the servers' CPU, PostgreSQL's CPU
- * (every process of the embedded server), transactions and statements (pg_stat_statements), under
- * the intake bench's load. One or more replicas of one build, or builds side by side.
+ * Where PostgreSQL intake's time goes, per accepted command, under the intake bench's load: the
+ * servers' CPU (user and system), PostgreSQL's CPU (every process of the embedded server), the
+ * context switches of both, transactions, and the statements PostgreSQL ran (pg_stat_statements:
+ * calls per command, execution time, rows per call). Each run is one build; run two builds in
+ * turn to compare them.
  *
- *   node bench/pg-stats.ts [replicas] [main.js]
+ *   node bench/postgres-stats.ts [replicas] [main.js]      BENCH_DURATION (5 s), BENCH_CONNECTIONS (32)
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,7 +25,7 @@ process.env[TEST_DATABASE_URL] = embedded.url;
 const url = await testDatabase(`stats-${Date.now()}`);
 const admin = postgres(url, { max: 1, onnotice: () => undefined });
 await admin`CREATE EXTENSION IF NOT EXISTS pg_stat_statements`;
-const [{ data_directory: dataDir }] = await admin`SHOW data_directory` as any;
+const dataDir = (await admin<{ data_directory: string }[]>`SHOW data_directory`)[0]!.data_directory;
 const postmaster = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
 
 function postgresPids(): number[] {
@@ -49,6 +51,19 @@ function split(pids: number[]): [number, number] {
   }
   return [user, sys];
 }
+/** Context switches (voluntary + involuntary) of the processes, all threads. */
+function switches(pids: number[]): number {
+  let sum = 0;
+  for (const pid of pids) {
+    try {
+      for (const tid of readdirSync(`/proc/${pid}/task`)) {
+        const status = readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8');
+        sum += Number(/voluntary_ctxt_switches:\s+(\d+)/.exec(status)![1]) + Number(/nonvoluntary_ctxt_switches:\s+(\d+)/.exec(status)![1]);
+      }
+    } catch { /* gone */ }
+  }
+  return sum;
+}
 function pgCpu(): number {
   let sum = 0;
   for (const pid of postgresPids()) try { sum += cpuSeconds(pid); } catch { /* gone */ }
@@ -63,10 +78,11 @@ try {
   const fire = (duration: number) => Promise.all(replicas.map((r) => autocannon({ url: `${r.url}/v1/commands/message.send`, method: 'POST', headers, body, connections: CONNECTIONS / REPLICAS, duration })));
   await fire(1);
   await admin`SELECT pg_stat_statements_reset()`;
-  const [x0] = await admin`SELECT xact_commit, xact_rollback FROM pg_stat_database WHERE datname = current_database()` as any;
+  const x0 = (await admin<{ xact_commit: string; xact_rollback: string }[]>`SELECT xact_commit, xact_rollback FROM pg_stat_database WHERE datname = current_database()`)[0]!;
   const s0 = cpuSeconds(...replicas.map((r) => r.child.pid!));
   const u0 = split(replicas.map((r) => r.child.pid!));
   const g0 = split(postgresPids());
+  const w0 = [switches(replicas.map((r) => r.child.pid!)), switches(postgresPids())];
   const p0 = pgCpu();
   const t0 = performance.now();
   const results = await fire(DURATION);
@@ -74,13 +90,15 @@ try {
   const s1 = cpuSeconds(...replicas.map((r) => r.child.pid!));
   const u1 = split(replicas.map((r) => r.child.pid!));
   const g1 = split(postgresPids());
+  const w1 = [switches(replicas.map((r) => r.child.pid!)), switches(postgresPids())];
   const p1 = pgCpu();
-  const [x1] = await admin`SELECT xact_commit, xact_rollback FROM pg_stat_database WHERE datname = current_database()` as any;
+  const x1 = (await admin<{ xact_commit: string; xact_rollback: string }[]>`SELECT xact_commit, xact_rollback FROM pg_stat_database WHERE datname = current_database()`)[0]!;
   const total = results.reduce((n, r) => n + r.requests.total, 0);
   const failures = results.reduce((n, r) => n + r.non2xx + r.errors, 0);
   console.log(`${REPLICAS} replica(s), ${ENTRY}: ${(total / seconds).toFixed(0)} req/s, p99 ${Math.max(...results.map((r) => r.latency.p99))} ms, failures ${failures}`);
   console.log(`servers ${((s1 - s0) / seconds).toFixed(2)} cores, ${(((s1 - s0) / total) * 1e6).toFixed(0)} µs/cmd; postgres ${((p1 - p0) / seconds).toFixed(2)} cores, ${(((p1 - p0) / total) * 1e6).toFixed(0)} µs/cmd`);
   console.log(`servers user ${(((u1[0] - u0[0]) / total) * 1e6).toFixed(0)} sys ${(((u1[1] - u0[1]) / total) * 1e6).toFixed(0)} µs/cmd; postgres user ${(((g1[0] - g0[0]) / total) * 1e6).toFixed(0)} sys ${(((g1[1] - g0[1]) / total) * 1e6).toFixed(0)} µs/cmd (live backends)`);
+  console.log(`context switches/cmd: servers ${((w1[0]! - w0[0]!) / total).toFixed(2)}, postgres ${((w1[1]! - w0[1]!) / total).toFixed(2)}`);
   console.log(`transactions/cmd ${((Number(x1.xact_commit) - Number(x0.xact_commit)) / total).toFixed(3)}, rollbacks ${Number(x1.xact_rollback) - Number(x0.xact_rollback)}`);
   const rows = await admin`SELECT calls, total_exec_time, total_plan_time, rows, left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 110) AS q FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 14`;
   for (const r of rows) {
