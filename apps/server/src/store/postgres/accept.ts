@@ -28,11 +28,11 @@ export class AcceptBatches {
   private inFlight = 0;
 
   /**
-   * `maxInFlight` statements at a time: while they commit, the next commands gather into one
+   * `maxInFlight` statements at a time: while one commits, the next commands gather into one
    * batch, so a loaded server sends fewer, larger statements; an idle one sends each command at
    * the end of its turn.
    */
-  constructor(sql: Sql, maxInFlight = 2) {
+  constructor(sql: Sql, maxInFlight = 1) {
     this.sql = sql;
     this.maxInFlight = maxInFlight;
   }

@@ -28,6 +28,8 @@ const MAX_ENTRIES = 10_000;
  */
 export class ReadCache {
   private readonly sql: Sql;
+  /** Where the version checks go: intake's connection, pipelined with its accept batches. */
+  private readonly checks: Sql;
   private readonly token = randomUUID();
   private readonly entries = new Map<string, unknown>();
   /** Rate limit keys: the newest arrival any replica counted (rate-limiter.ts). */
@@ -45,8 +47,9 @@ export class ReadCache {
   private unlisten: (() => Promise<void>) | null = null;
   private closed = false;
 
-  constructor(sql: Sql) {
+  constructor(sql: Sql, checks: Sql = sql) {
     this.sql = sql;
+    this.checks = checks;
   }
 
   /**
@@ -90,7 +93,7 @@ export class ReadCache {
    */
   private check(): Promise<void> {
     if (this.turnCheck) return this.turnCheck;
-    const check = this.sql`SELECT COALESCE(MAX(version), 0) AS version FROM cache_version`.then(([row]) => {
+    const check = this.checks`SELECT COALESCE(MAX(version), 0) AS version FROM cache_version`.then(([row]) => {
       const version = Number(row!.version);
       if (version !== this.version) {
         this.entries.clear();

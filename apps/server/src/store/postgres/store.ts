@@ -73,16 +73,21 @@ export class PostgresStore implements Store, ChangeFeed {
   private readonly cache: ReadCache;
   private readonly accepts: AcceptBatches;
 
-  private constructor(sql: Sql) {
+  /** Intake's own connection (accept batches, the cache's version checks); `sql` when the pool is one connection. */
+  private readonly intake: Sql;
+
+  private constructor(sql: Sql, intake: Sql) {
     this.sql = sql;
-    this.cache = new ReadCache(sql);
-    this.accepts = new AcceptBatches(sql);
+    this.intake = intake;
+    this.cache = new ReadCache(sql, intake);
+    this.accepts = new AcceptBatches(intake);
     this.webhooks = new PostgresWebhookStore({ write: (fn) => this.write(fn), statement: (fn) => this.statement(fn), read: (fn) => this.read(fn), insertEvents });
   }
 
   static async open(options: PostgresOptions): Promise<PostgresStore> {
-    const sql = postgres(options.url, {
-      max: options.poolMax ?? 10,
+    const max = options.poolMax ?? 10;
+    const connect = (connections: number) => postgres(options.url, {
+      max: connections,
       connect_timeout: 5,
       idle_timeout: 60,
       onnotice: () => undefined,
@@ -92,13 +97,16 @@ export class PostgresStore implements Store, ChangeFeed {
         application_name: 'switchboard',
       },
     });
+    // One connection of the pool is intake's own: every statement of the hot path goes down it,
+    // pipelined (see "The intake path" in README.md).
+    const sql = connect(max > 1 ? max - 1 : 1);
     try {
       await migrate(sql, options.migrate ?? true);
     } catch (error) {
       await sql.end({ timeout: 1 });
       throw error;
     }
-    return new PostgresStore(sql);
+    return new PostgresStore(sql, max > 1 ? connect(1) : sql);
   }
 
   /** One transaction; a database failure (not the caller's own error) becomes a StoreError. */
@@ -135,6 +143,7 @@ export class PostgresStore implements Store, ChangeFeed {
 
   async close(): Promise<void> {
     await this.cache.close();
+    if (this.intake !== this.sql) await this.intake.end({ timeout: 5 });
     await this.sql.end({ timeout: 5 });
   }
 
