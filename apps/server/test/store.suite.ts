@@ -910,6 +910,19 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         expect(new Set(results.map((r) => r.command.id))).toEqual(new Set([queued[0]!.command.id]));
       });
 
+      it('batches on two replicas claiming the same keys in opposite orders all go in: no deadlock', async () => {
+        const other = await replica();
+        const a = await account();
+        for (let round = 0; round < 30; round++) {
+          const keys = Array.from({ length: 8 }, (_, i) => `r${round}-k${i}`);
+          const results = await Promise.all([
+            ...keys.map((key) => store.acceptCommand(newCommand(a.id, { idempotencyKey: key }), T0 - HOUR)),
+            ...keys.toReversed().map((key) => other.acceptCommand(newCommand(a.id, { idempotencyKey: key }), T0 - HOUR)),
+          ]);
+          expect(results.filter((r) => r.disposition === 'queued')).toHaveLength(keys.length);
+        }
+      });
+
       it('polls alternating between two replicas hand out every command once, oldest first, while the host holds them', async () => {
         const other = await replica();
         const a = await account();

@@ -18,6 +18,8 @@ interface Pending {
  * commands whose key it claimed or that have none, and wakes the accounts' polls with NOTIFY, all
  * in one transaction. A command whose key was not claimed adopts the command holding it, read
  * after COMMIT. Two commands of one batch with one key: the first goes in, the second adopts it.
+ * Keys are claimed in key order, so two replicas' batches sharing keys wait for each other rather
+ * than deadlock.
  */
 export class AcceptBatches {
   private readonly sql: Sql;
@@ -127,6 +129,7 @@ export class AcceptBatches {
       claimed AS (
         INSERT INTO idempotency_keys AS k (account_id, key, command_id, created_at)
         SELECT account_id, idempotency_key, id, created_at FROM input WHERE idempotency_key IS NOT NULL
+        ORDER BY account_id, idempotency_key
         ON CONFLICT (account_id, key) DO UPDATE SET command_id = excluded.command_id, created_at = excluded.created_at
           WHERE k.created_at < (SELECT i.key_not_before FROM input i WHERE i.id = excluded.command_id)
         RETURNING command_id
