@@ -31,6 +31,7 @@ import { PostgresWebhookStore } from './webhooks.ts';
 import { heldVote, poll, pollContent, pollVote, voteApplies } from '../polls.ts';
 import { ReadCache } from './cache.ts';
 import { AcceptBatches } from './accept.ts';
+import { settleBatch } from './settle.ts';
 
 export interface PostgresOptions {
   url: string;
@@ -306,30 +307,14 @@ export class PostgresStore implements Store, ChangeFeed {
   }
 
   settleCommand(s: Settlement): Promise<SettleResult> {
-    return this.write(async (tx): Promise<SettleResult> => {
-      // Sent together (pipelined): one round trip, the locks taken in this order as before.
-      const [live, [row]] = await Promise.all([
-        isLiveEpoch(tx, s.accountId, s.epoch, s.at),
-        tx`SELECT * FROM commands WHERE account_id = ${s.accountId} AND id = ${s.commandId} FOR UPDATE`,
-      ]);
-      if (!row) return { outcome: 'not_found' };
-      const current = command(row);
-      if (current.status !== 'queued' && current.dispatchEpoch === s.epoch) {
-        // The epoch that settled it repeats itself (a retry after a lost response), live or not.
-        const same = current.status === s.status && current.errorCode === s.errorCode;
-        return { outcome: same ? 'repeated' : 'conflict', command: current };
-      }
-      // Fencing: only the live lease's epoch settles, and only what was dispatched to it.
-      if (!live) return { outcome: 'lease_lost' };
-      if (current.status !== 'queued') return { outcome: 'conflict', command: current };
-      if (current.dispatchEpoch !== s.epoch) return { outcome: 'not_dispatched' };
-      const settled: CommandRecord = { ...current, status: s.status, errorCode: s.errorCode, errorMessage: s.errorMessage, errorPath: s.errorPath, settledAt: s.at };
-      const [, [event]] = await Promise.all([
-        tx`UPDATE commands SET status = ${s.status}, error_code = ${s.errorCode}, error_message = ${s.errorMessage}, error_path = ${s.errorPath},
-          detail = ${s.detail}, settled_at = ${s.at} WHERE id = ${s.commandId}`,
-        insertEvents(tx, s.accountId, [{ type: 'command.settled', time: s.at, data: s.eventData(settled) }]),
-      ]);
-      return { outcome: 'settled', command: settled, event: event! };
+    return this.settleCommands([s]).then(([result]) => result!);
+  }
+
+  settleCommands(settlements: readonly Settlement[]): Promise<SettleResult[]> {
+    const withEvents = settlements.find((s) => s.platformEvents);
+    return this.write(async (tx) => (await settleBatch(tx, settlements)).results).finally(() => {
+      // A rename or a membership change may have committed (as in recordPlatformEvents).
+      if (withEvents) this.cache.forget(`conversation:${withEvents.accountId}:`);
     });
   }
 
@@ -539,7 +524,7 @@ async function idempotentCommand(sql: Sql | Tx, accountId: string, key: string, 
 }
 
 /** Share-locks the lease row until COMMIT: a new epoch waits for this transaction. */
-async function isLiveEpoch(tx: Tx, accountId: string, epoch: number, now: number): Promise<boolean> {
+export async function isLiveEpoch(tx: Tx, accountId: string, epoch: number, now: number): Promise<boolean> {
   const [held] = await tx`SELECT epoch, expires_at FROM leases WHERE account_id = ${accountId} FOR SHARE`;
   return held !== undefined && Number(held.epoch) === epoch && Number(held.expires_at) > now;
 }
@@ -559,7 +544,7 @@ async function notify(tx: Tx, kind: 'commands' | 'events', accountId: string): P
  * The transaction changes a row intake caches: every replica drops its cached rows once it
  * commits (cache.ts). Always a transaction's last lock, so two of them never wait on each other.
  */
-async function cacheChanged(tx: Tx): Promise<void> {
+export async function cacheChanged(tx: Tx): Promise<void> {
   await tx`INSERT INTO cache_version (only_row, version) VALUES (true, 1) ON CONFLICT (only_row) DO UPDATE SET version = cache_version.version + 1`;
 }
 
@@ -569,7 +554,7 @@ async function cacheChanged(tx: Tx): Promise<void> {
  * id n has already seen every id of the account below n. Done last in its transaction, so the
  * lock is held only for the insert and the COMMIT.
  */
-async function insertEvents(tx: Tx, accountId: string, events: NewEvent[]): Promise<EventRecord[]> {
+export async function insertEvents(tx: Tx, accountId: string, events: NewEvent[]): Promise<EventRecord[]> {
   if (events.length === 0) return [];
   // Pipelined, in this order: the lock is granted before the ids are taken. A missing account
   // wastes the ids it took; its transaction rolls back.
@@ -590,7 +575,7 @@ async function insertEvents(tx: Tx, accountId: string, events: NewEvent[]): Prom
 }
 
 /** One platform event's state change; returns the stream event it implies, none when nothing changed. */
-async function applyPlatformEvent(tx: Tx, accountId: string, event: PlatformEvent, at: number, newConversationId: () => string, view: PlatformEventView, changed: { conversations: boolean }): Promise<NewEvent[]> {
+export async function applyPlatformEvent(tx: Tx, accountId: string, event: PlatformEvent, at: number, newConversationId: () => string, view: PlatformEventView, changed: { conversations: boolean }): Promise<NewEvent[]> {
   const byExternalId = async (externalId: string): Promise<Row | undefined> =>
     (await tx`SELECT * FROM conversations WHERE account_id = ${accountId} AND external_id = ${externalId} FOR UPDATE`)[0];
   if (event.type === 'conversation.appeared') {
