@@ -291,8 +291,10 @@ export class PostgresStore implements Store, ChangeFeed {
       // between this check and the dispatch it allows. Both statements go in one round trip
       // (pipelined, in this order); the update rechecks the epoch under the lock, so it marks
       // nothing when the check fails.
-      const [live, rows] = await Promise.all([
+      const [live, , rows] = await Promise.all([
         isLiveEpoch(tx, accountId, epoch, now),
+        // The COMMIT does not wait for the WAL flush: a dispatch mark lost to a crash only hands the command out again (connector.yaml, Dispatch).
+        tx`SELECT set_config('synchronous_commit', 'off', true)`,
         tx`UPDATE commands c SET dispatch_epoch = ${epoch}
           FROM (SELECT id FROM commands WHERE account_id = ${accountId} AND status = 'queued'
                   AND (dispatch_epoch IS NULL OR dispatch_epoch < ${epoch}

@@ -384,7 +384,8 @@ export class SqliteStore implements Store {
         mark.run(epoch, row.id as string);
         return { ...command(row), dispatchEpoch: epoch };
       });
-    });
+      // Not synced: a dispatch mark a power loss takes back only hands the command out again (connector.yaml, Dispatch).
+    }, false);
   }
 
   private isLiveEpoch(accountId: string, epoch: number, now: number): boolean {
