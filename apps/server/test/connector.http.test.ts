@@ -151,6 +151,24 @@ describe('settlement batches: each settlement with its platform events, in one t
     expect((await events(a.apiKey)).slice(before).map((e) => [e.type, e.data.commandId])).toEqual([['message.sent', notYet], ['command.settled', ok]]);
   });
 
+  it('a command that made its conversation (conversation.appeared naming it) settles with that conversation', async () => {
+    const a = await readyAccount(server);
+    const res = await postCommand(server.url, a.apiKey, 'message.send', { target: { kind: 'recipient', recipientExternalId: '+14155550177' }, payload: { text: 'hello' } });
+    const commandId = res.body.commandId as string;
+    await a.host.dispatch();
+    const answer = await batch(a.host, [{
+      commandId, status: 'succeeded', errorCode: null,
+      events: [
+        { type: 'conversation.appeared', externalId: 'chat-new-recipient', conversationKind: 'direct', name: null, participants: ['+14155550177'], commandId },
+        sent('chat-new-recipient', commandId),
+      ],
+    }]);
+    expect(answer.body.results[0]).toMatchObject({ result: 'settled' });
+    const recorded = await events(a.apiKey);
+    const appeared = recorded.find((e) => e.type === 'conversation.appeared' && e.data.commandId === commandId)!;
+    expect(recorded.find((e) => e.type === 'command.settled' && e.data.commandId === commandId)!.data.conversationId).toBe(appeared.data.conversationId);
+  });
+
   it('an epoch that is not the live lease\'s settles nothing and records none of its events', async () => {
     const a = await readyAccount(server);
     const commandId = await send(a);

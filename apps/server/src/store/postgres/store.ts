@@ -577,7 +577,7 @@ export async function insertEvents(tx: Tx, accountId: string, events: NewEvent[]
 }
 
 /** One platform event's state change; returns the stream event it implies, none when nothing changed. */
-export async function applyPlatformEvent(tx: Tx, accountId: string, event: PlatformEvent, at: number, newConversationId: () => string, view: PlatformEventView, changed: { conversations: boolean }): Promise<NewEvent[]> {
+export async function applyPlatformEvent(tx: Tx, accountId: string, event: PlatformEvent, at: number, newConversationId: () => string, view: PlatformEventView, changed: { conversations: boolean }, settling?: CommandRecord): Promise<NewEvent[]> {
   const byExternalId = async (externalId: string): Promise<Row | undefined> =>
     (await tx`SELECT * FROM conversations WHERE account_id = ${accountId} AND external_id = ${externalId} FOR UPDATE`)[0];
   if (event.type === 'conversation.appeared') {
@@ -607,7 +607,7 @@ export async function applyPlatformEvent(tx: Tx, accountId: string, event: Platf
     case 'message.received':
       return [view(event, current)];
     case 'message.sent':
-      await recordPoll(tx, accountId, current.id, event.messageExternalId, event.commandId, at);
+      await recordPoll(tx, accountId, current.id, event.messageExternalId, event.commandId, at, settling);
       return [view(event, current)];
     case 'group.renamed': {
       if (current.name === event.name) return [];
@@ -625,9 +625,10 @@ export async function applyPlatformEvent(tx: Tx, accountId: string, event: Platf
 }
 
 /** A confirmed send of a poll makes the poll: votes name its message from now on. */
-async function recordPoll(tx: Tx, accountId: string, conversationId: string, messageExternalId: string, commandId: string, at: number): Promise<void> {
-  const [sent] = await tx`SELECT type, payload FROM commands WHERE account_id = ${accountId} AND id = ${commandId}`;
-  const content = sent ? pollContent(sent.type as string, JSON.parse(sent.payload as string)) : null;
+async function recordPoll(tx: Tx, accountId: string, conversationId: string, messageExternalId: string, commandId: string, at: number, settling?: CommandRecord): Promise<void> {
+  // The command being settled with this event is read already.
+  const [sent] = settling?.id === commandId ? [{ type: settling.type, payload: settling.payload }] : await tx`SELECT type, payload FROM commands WHERE account_id = ${accountId} AND id = ${commandId}`;
+  const content = sent ? pollContent(sent.type as string, typeof sent.payload === 'string' ? JSON.parse(sent.payload) : sent.payload) : null;
   if (!content) return;
   await tx`INSERT INTO polls (account_id, id, conversation_id, message_external_id, question, options, sent_at)
     VALUES (${accountId}, ${commandId}, ${conversationId}, ${messageExternalId}, ${content.question}, ${JSON.stringify(content.options)}, ${at})

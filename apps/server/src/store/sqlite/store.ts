@@ -29,6 +29,7 @@ import { migrate } from './migrations.ts';
 import { account, command, conversation, credential, lease, type Row } from '../rows.ts';
 import { SqliteWebhookStore } from './webhooks.ts';
 import { heldVote, poll, pollContent, pollVote, voteApplies } from '../polls.ts';
+import { announcesConversationOf, changesConversations } from '../platform.ts';
 type Waiter = { resolve: () => void; reject: (error: unknown) => void };
 /** The writes of one event-loop turn, committed together; `synced`: with an fsync (FULL). */
 type Group = { waiters: Waiter[]; synced: boolean; committed: Promise<void> };
@@ -405,7 +406,7 @@ export class SqliteStore implements Store {
   private settle(s: Settlement): SettleResult {
     const row = this.sql('SELECT * FROM commands WHERE account_id = ? AND id = ?').get(s.accountId, s.commandId);
     if (!row) return { outcome: 'not_found' };
-    const current = command(row);
+    let current = command(row);
     if (current.status !== 'queued' && current.dispatchEpoch === s.epoch) {
       // The epoch that settled it repeats itself (a retry after a lost response), live or not.
       const same = current.status === s.status && current.errorCode === s.errorCode;
@@ -416,6 +417,8 @@ export class SqliteStore implements Store {
     if (s.platformEvents) {
       const recorded = this.recordWithin(s.accountId, s.platformEvents.events, s.at, s.platformEvents.newConversationId, s.platformEvents.view);
       if (!recorded.ok) return { outcome: 'unknown_conversation', externalId: recorded.unknownConversation };
+      // The conversation the command made (a group.create, a send to a new recipient) is its conversation now.
+      if (announcesConversationOf(s.platformEvents.events, s.commandId)) current = command(this.sql('SELECT * FROM commands WHERE id = ?').get(s.commandId)!);
     }
     if (current.status !== 'queued') return { outcome: 'conflict', command: current };
     if (current.dispatchEpoch !== s.epoch) return { outcome: 'not_dispatched' };
@@ -710,9 +713,4 @@ function prepared(statements: Map<string, StatementSync>, db: DatabaseSync, text
     statements.set(text, statement);
   }
   return statement;
-}
-
-/** Whether these platform events may add or change a conversation row, which intake's reads cache. */
-function changesConversations(events: readonly PlatformEvent[]): boolean {
-  return events.some((e) => e.type === 'conversation.appeared' || e.type === 'group.renamed' || e.type === 'group.participants_changed');
 }
