@@ -577,7 +577,11 @@ export async function insertEvents(tx: Tx, accountId: string, events: NewEvent[]
 }
 
 /** One platform event's state change; returns the stream event it implies, none when nothing changed. */
-export async function applyPlatformEvent(tx: Tx, accountId: string, event: PlatformEvent, at: number, newConversationId: () => string, view: PlatformEventView, changed: { conversations: boolean }, settling?: CommandRecord): Promise<NewEvent[]> {
+export async function applyPlatformEvent(
+  tx: Tx, accountId: string, event: PlatformEvent, at: number, newConversationId: () => string, view: PlatformEventView, changed: { conversations: boolean },
+  settling?: CommandRecord,
+  locked?: ReadonlyMap<string, Row>,
+): Promise<NewEvent[]> {
   const byExternalId = async (externalId: string): Promise<Row | undefined> =>
     (await tx`SELECT * FROM conversations WHERE account_id = ${accountId} AND external_id = ${externalId} FOR UPDATE`)[0];
   if (event.type === 'conversation.appeared') {
@@ -591,7 +595,9 @@ export async function applyPlatformEvent(tx: Tx, accountId: string, event: Platf
     }
     return inserted[0] ? [view(event, conversation(row))] : [];
   }
-  const row = await byExternalId(event.conversationExternalId);
+  // A row the caller locked already serves the events that read only its id; a group change reads it afresh.
+  const mutable = event.type === 'group.renamed' || event.type === 'group.participants_changed';
+  const row = (mutable ? undefined : locked?.get(event.conversationExternalId)) ?? await byExternalId(event.conversationExternalId);
   if (!row) throw new UnknownConversation(event.conversationExternalId);
   const current = conversation(row);
   if (event.type === 'poll.voted') return applyVote(tx, accountId, current, event, view);
