@@ -131,9 +131,10 @@ export interface paths {
          *     records nothing, its events included (they were recorded with it). An item whose epoch
          *     is not the live lease's answers `lease_lost` and records nothing. An item whose events
          *     name a conversation neither the server nor an earlier event of the item knows answers
-         *     `invalid_request` and records nothing of that item. An item refused `already_settled` or
-         *     `not_dispatched` under the live lease still records its events: they are what the
-         *     platform showed.
+         *     `invalid_request` and records nothing of that item. A different outcome for a command the
+         *     same epoch settled answers `already_settled` and records nothing; a command settled by
+         *     another epoch (`already_settled`) or not dispatched to this one (`not_dispatched`) still
+         *     has the item's events recorded under the live lease: they are what the platform showed.
          *
          *     A server older than this operation answers 404; a host then reports events and
          *     settlements one request at a time.
