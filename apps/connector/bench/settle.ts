@@ -4,8 +4,9 @@
  * host process driving a zero-latency simulator. Load is offered open-loop at a fixed rate, so a
  * slow answer does not slow the arrivals down.
  *
- * Runs on the embedded SQLite store, then on PostgreSQL (embedded from npm, or the server
- * SWITCHBOARD_TEST_DATABASE_URL names; a database of its own, dropped at the end).
+ * Runs on the embedded SQLite store, then on PostgreSQL (embedded from npm with fsync and
+ * synchronous commit on, as production runs it, or the server SWITCHBOARD_TEST_DATABASE_URL
+ * names; a database of its own, dropped at the end).
  *
  *   pnpm bench                          200 commands/s for 10 s (after a 2 s warm-up), each store
  *   BENCH_RATE=400 BENCH_SECONDS=20 pnpm bench
@@ -141,7 +142,7 @@ async function bench(storeName: string, storeEnv: Record<string, string>): Promi
 
 if (STORES.includes('sqlite')) await bench('embedded SQLite', {});
 if (STORES.includes('postgres')) {
-  const embedded = process.env[TEST_DATABASE_URL] ? null : await startEmbeddedPostgres();
+  const embedded = process.env[TEST_DATABASE_URL] ? null : await startEmbeddedPostgres({ durable: true });
   if (embedded) process.env[TEST_DATABASE_URL] = embedded.url;
   const url = await testDatabase(`settle-bench-${process.pid}-${Date.now()}`);
   try {

@@ -100,6 +100,88 @@ describe('platform events are recorded once, whole', () => {
   });
 });
 
+describe('settlement batches: each settlement with its platform events, in one transaction', () => {
+  const sent = (chat: string, commandId: string): PlatformEvent => ({ type: 'message.sent', conversationExternalId: chat, messageExternalId: `out-${commandId}`, commandId });
+  /** Dispatches what is queued; answers the platform's id of the conversation the commands went to. */
+  const dispatchAll = async (host: TestHost) => ((await host.dispatch())[0]!.target as { externalId: string }).externalId;
+  const batch = (host: TestHost, settlements: unknown[]) => host.call('settlements/batch', { epoch: host.epoch, settlements });
+
+  it('settles in the batch\'s order, each command after its platform events; repeated, it answers the same and records nothing', async () => {
+    const a = await readyAccount(server);
+    const [first, second] = [await send(a), await send(a)];
+    const chat = await dispatchAll(a.host);
+    const before = (await events(a.apiKey)).length;
+    const body = [
+      { commandId: first, status: 'succeeded', errorCode: null, events: [sent(chat, first!)] },
+      { commandId: second, status: 'failed', errorCode: 'send_returned_not_ok', errorMessage: 'the gateway said no', events: [sent(chat, second!)] },
+    ];
+    const answer = await batch(a.host, body);
+    expect(answer.status).toBe(200);
+    expect(answer.body.results).toEqual([
+      { commandId: first, result: 'settled', status: 'succeeded', errorCode: null },
+      { commandId: second, result: 'settled', status: 'failed', errorCode: 'send_returned_not_ok' },
+    ]);
+    const recorded = (await events(a.apiKey)).slice(before);
+    expect(recorded.map((e) => [e.type, e.data.commandId])).toEqual([
+      ['message.sent', first], ['command.settled', first], ['message.sent', second], ['command.settled', second],
+    ]);
+    expect(recorded[3]!.data).toMatchObject({ status: 'failed', errorMessage: 'the gateway said no' });
+    // The answer was lost: the host sends the batch again.
+    expect((await batch(a.host, body)).body).toEqual(answer.body);
+    expect(await events(a.apiKey)).toHaveLength(before + 4);
+  });
+
+  it('each item answers for itself: an unknown conversation records nothing of its item, the others settle', async () => {
+    const a = await readyAccount(server);
+    const [early, ok, lost] = [await send(a), await send(a), await send(a)];
+    const chat = await dispatchAll(a.host);
+    const notYet = await send(a);
+    const before = (await events(a.apiKey)).length;
+    const answer = await batch(a.host, [
+      { commandId: early, status: 'succeeded', errorCode: 'invalid_target' },
+      { commandId: lost, status: 'succeeded', errorCode: null, events: [sent(chat, lost!), { type: 'group.renamed', conversationExternalId: 'chat-nobody', name: 'x' }] },
+      { commandId: notYet, status: 'succeeded', errorCode: null, events: [sent(chat, notYet!)] },
+      { commandId: ok, status: 'succeeded', errorCode: null },
+      { commandId: '01a20b83-0000-7000-8000-000000000000', status: 'succeeded', errorCode: null },
+    ]);
+    expect(answer.status).toBe(200);
+    expect(answer.body.results.map((r: { result: string }) => r.result)).toEqual(['invalid_request', 'invalid_request', 'not_dispatched', 'settled', 'command_not_found']);
+    expect(answer.body.results[1].message).toContain('chat-nobody');
+    // The command not dispatched yet still has its message recorded: the platform showed it.
+    expect((await events(a.apiKey)).slice(before).map((e) => [e.type, e.data.commandId])).toEqual([['message.sent', notYet], ['command.settled', ok]]);
+  });
+
+  it('a command that made its conversation (conversation.appeared naming it) settles with that conversation', async () => {
+    const a = await readyAccount(server);
+    const res = await postCommand(server.url, a.apiKey, 'message.send', { target: { kind: 'recipient', recipientExternalId: '+14155550177' }, payload: { text: 'hello' } });
+    const commandId = res.body.commandId as string;
+    await a.host.dispatch();
+    const answer = await batch(a.host, [{
+      commandId, status: 'succeeded', errorCode: null,
+      events: [
+        { type: 'conversation.appeared', externalId: 'chat-new-recipient', conversationKind: 'direct', name: null, participants: ['+14155550177'], commandId },
+        sent('chat-new-recipient', commandId),
+      ],
+    }]);
+    expect(answer.body.results[0]).toMatchObject({ result: 'settled' });
+    const recorded = await events(a.apiKey);
+    const appeared = recorded.find((e) => e.type === 'conversation.appeared' && e.data.commandId === commandId)!;
+    expect(recorded.find((e) => e.type === 'command.settled' && e.data.commandId === commandId)!.data.conversationId).toBe(appeared.data.conversationId);
+  });
+
+  it('an epoch that is not the live lease\'s settles nothing and records none of its events', async () => {
+    const a = await readyAccount(server);
+    const commandId = await send(a);
+    const chat = await dispatchAll(a.host);
+    const stale = a.host.epoch;
+    await new TestHost(server.url, a.connectorKey, a.host.hostId).lease();
+    const before = (await events(a.apiKey)).length;
+    const answer = await a.host.call('settlements/batch', { epoch: stale, settlements: [{ commandId, status: 'succeeded', errorCode: null, events: [sent(chat, commandId)] }] });
+    expect(answer.body.results).toEqual([{ commandId, result: 'lease_lost', message: expect.any(String) }]);
+    expect(await events(a.apiKey)).toHaveLength(before);
+  });
+});
+
 describe('the bounds connector.yaml declares are enforced (the OWASP lint asks every array and integer for one)', () => {
   const people = (n: number) => Array.from({ length: n }, (_, i) => `+1415555${String(i).padStart(4, '0')}`);
 

@@ -659,6 +659,34 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         expect(await store.getCommand(a.id, succeeded.id)).toMatchObject({ status: 'succeeded', errorMessage: null, errorPath: null });
       });
 
+      it('a batch settles in order, each item after its platform events; an unknown conversation takes back only its own item', async () => {
+        const a = await account();
+        const l = await lease(a.id);
+        await report(a.id, [appeared('chat-batch')]);
+        const [c1, c2, c3] = [newCommand(a.id), newCommand(a.id), newCommand(a.id)];
+        for (const c of [c1, c2, c3]) await store.acceptCommand(c, 0);
+        await store.dispatchCommands(a.id, l.epoch, 10, [], T0);
+        const after = await store.newestEventId(a.id);
+        const withEvents = (commandId: string, events: PlatformEvent[]) => ({
+          ...settlement(a.id, commandId, l.epoch),
+          platformEvents: { events, newConversationId: newId, view: (event: PlatformEvent, c: { id: string }) => ({ type: event.type, time: T0, data: { conversationId: c.id } }) },
+        });
+        const sent = (commandId: string, chat = 'chat-batch'): PlatformEvent => ({ type: 'message.sent', conversationExternalId: chat, messageExternalId: `m-${commandId}`, commandId });
+        const results = await store.settleCommands([
+          withEvents(c1.id, [sent(c1.id)]),
+          withEvents(c2.id, [appeared('chat-half'), sent(c2.id, 'chat-nobody')]),
+          withEvents(c3.id, [sent(c3.id)]),
+          settlement(a.id, c1.id, l.epoch),
+        ]);
+        expect(results.map((r) => r.outcome)).toEqual(['settled', 'unknown_conversation', 'settled', 'repeated']);
+        const events = await store.readEvents(a.id, after, 100);
+        expect(events.map((e) => [e.type, (e.data as { commandId?: string }).commandId ?? null])).toEqual([
+          ['message.sent', null], ['command.settled', c1.id], ['message.sent', null], ['command.settled', c3.id],
+        ]);
+        expect(await store.findConversationByExternalId(a.id, 'chat-half')).toBeNull();
+        expect((await store.getCommand(a.id, c2.id))!.status).toBe('queued');
+      });
+
       it('an unknown command, or another account\'s, is not_found', async () => {
         const a = await account();
         const b = await account();

@@ -6,7 +6,7 @@
 import createClient, { type Client } from 'openapi-fetch';
 import { connectorErrorCatalog, type ConnectorErrorCode } from '@switchboard/contracts/catalog';
 import { keptAlive, type Transport } from './transport.ts';
-import type { ConnectorComponents, ConnectorPaths, DispatchedCommand, Lease, LeaseRequest, PlatformEvent, Settlement } from '@switchboard/contracts';
+import type { BatchedSettlement, ConnectorComponents, ConnectorPaths, DispatchedCommand, Lease, LeaseRequest, PlatformEvent, Settlement, SettlementResult } from '@switchboard/contracts';
 
 export type ConnectorApi = Client<ConnectorPaths>;
 
@@ -92,6 +92,11 @@ export class ConnectorClient {
 
   settle(settlement: Settlement): Promise<Answer> {
     return this.post('/v1/connector/settlements', settlement);
+  }
+
+  /** Several settlements, each with its platform events, in one request (a server older than it answers 404). */
+  settleBatch(epoch: number, settlements: BatchedSettlement[]): Promise<Answer<{ results: SettlementResult[] }>> {
+    return this.post('/v1/connector/settlements/batch', { epoch, settlements });
   }
 
   reportPlatformEvents(epoch: number, events: PlatformEvent[]): Promise<Answer<{ recorded: number }>> {

@@ -49,6 +49,9 @@ export type LeaseRequest = Connector['LeaseRequest'];
 export type Lease = Connector['Lease'];
 export type DispatchedCommand = Connector['DispatchedCommand'];
 export type Settlement = Connector['Settlement'];
+export type SettlementBatch = Connector['SettlementBatch'];
+export type BatchedSettlement = Connector['BatchedSettlement'];
+export type SettlementResult = Connector['SettlementResult'];
 export type PlatformEvent = Connector['PlatformEvent'];
 
 export type StreamEvent = Events['StreamEvent'];

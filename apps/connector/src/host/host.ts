@@ -5,7 +5,7 @@ import { errorOf, isLeaseLost, NetworkError, type ConnectorClient } from '@switc
 import { Executor, type Execution } from './executor.ts';
 import { Lanes } from './lanes.ts';
 import { LeaseKeeper } from './lease.ts';
-import { Reporter } from './report.ts';
+import { MAX_BATCH_ITEMS, MAX_ITEM_EVENTS, Reporter, type SettleResult } from './report.ts';
 import { backoffDelay } from './retry.ts';
 import { sleep } from './sleep.ts';
 
@@ -72,6 +72,8 @@ export class ConnectorHost {
   private readonly lanes = new Lanes();
   private readonly sessions = new Set<EpochSession>();
   private driver: Driver | null = null;
+  /** False once the server answered that it takes no settlement batches (older than them). */
+  private batches = true;
   private executor: Executor | null = null;
   private stopping = false;
 
@@ -172,9 +174,8 @@ export class ConnectorHost {
     const log = this.log.child({ commandId: command.commandId, type: command.type, routingPath: command.routingPath, logicalActionId: command.logicalActionId, epoch: session.lease.epoch });
     const job: CommandJob = { session, command, log, started: performance.now(), execution: null };
     this.lanes.run(laneOf(command), [
-      () => this.execute(job),
-      () => this.report(job),
-      () => this.settle(job),
+      () => this.execute(job).then(() => job),
+      { batch: (jobs) => this.finish(jobs as CommandJob[]), max: MAX_BATCH_ITEMS },
     ]);
     return true;
   }
@@ -205,7 +206,7 @@ export class ConnectorHost {
     if (job.execution.replayed) log.info({ status: job.execution.status, errorCode: job.execution.errorCode }, 'command already executed on the platform');
   }
 
-  /** Stage 2: what the platform showed, before the settlement, so the stream announces it first. */
+  /** The one-at-a-time report: what the platform showed, before the settlement, so the stream announces it first. */
   private async report(job: CommandJob): Promise<void> {
     const { session, log, execution } = job;
     if (!execution || execution.events.length === 0) return;
@@ -224,26 +225,79 @@ export class ConnectorHost {
     }
   }
 
-  /** Stage 3: the settlement, under the epoch the command was dispatched under. */
+  /**
+   * Stage 2: what the platform showed and the settlement, under the epoch the command was
+   * dispatched under, for every job of the conversation ready together: in one request while
+   * the server takes batches, else each job's report, then its settlement.
+   */
+  private async finish(jobs: CommandJob[]): Promise<undefined[]> {
+    const ready = jobs.filter((job) => job.execution !== null);
+    for (let i = 0; i < ready.length;) {
+      // One epoch per request: the jobs of one session, in order.
+      let end = i + 1;
+      while (end < ready.length && ready[end]!.session === ready[i]!.session) end++;
+      await this.finishTogether(ready.slice(i, end));
+      i = end;
+    }
+    return jobs.map(() => undefined);
+  }
+
+  private async finishTogether(jobs: CommandJob[]): Promise<void> {
+    const alone = async (job: CommandJob) => {
+      await this.report(job);
+      await this.settle(job);
+    };
+    const { session } = jobs[0]!;
+    if (!this.batches || jobs.some((job) => job.execution!.events.length > MAX_ITEM_EVENTS)) {
+      for (const job of jobs) await alone(job);
+      return;
+    }
+    let results;
+    try {
+      results = await this.reporter.settleBatch(session.lease.epoch, jobs.map((job) => ({ command: job.command, execution: job.execution! })), session.ended);
+    } catch (error) {
+      for (const job of jobs) {
+        this.release(job);
+        job.log.error({ err: error }, error instanceof NetworkError ? 'settlement not delivered; the server is unreachable' : 'settlement failed');
+      }
+      return;
+    }
+    if (results === 'unsupported') {
+      this.batches = false;
+      this.log.info('the server takes no settlement batches; reporting and settling one command at a time');
+    }
+    for (const [i, job] of jobs.entries()) {
+      const result = typeof results === 'string' ? 'alone' : results[i]!;
+      if (result === 'alone') await alone(job);
+      else this.settled(job, result);
+    }
+  }
+
+  /** The one-at-a-time settlement, under the epoch the command was dispatched under (a server without batches). */
   private async settle(job: CommandJob): Promise<void> {
     const { session, command, log, execution } = job;
     if (!execution) return;
     const { epoch } = session.lease;
     try {
-      const settled = await this.reporter.settle(epoch, command, execution, session.ended);
-      const ms = Math.round((performance.now() - job.started) * 10) / 10;
-      // Only a refused settlement stays held: handing it out again would only be refused again.
-      if (settled !== 'rejected') session.holding.delete(command.commandId);
-      if (settled === 'settled') {
-        log.info({ status: execution.status, errorCode: execution.errorCode, detail: execution.detail, errorPath: execution.errorPath, ms }, 'command settled');
-      } else if (settled !== 'rejected') {
-        if (settled === 'lease_lost') this.keeper.markLost(epoch);
-        log.warn({ error: settled, status: execution.status, errorCode: execution.errorCode }, 'settlement refused');
-      }
+      this.settled(job, await this.reporter.settle(epoch, command, execution, session.ended));
     } catch (error) {
       // Unsettled, the command is handed out again (to this epoch, or the next holder), finds the action on the platform and settles it.
       this.release(job);
       log.error({ err: error }, error instanceof NetworkError ? 'settlement not delivered; the server is unreachable' : 'settlement failed');
+    }
+  }
+
+  /** What the server answered a settlement: the job is done, or stays held when it was refused. */
+  private settled(job: CommandJob, settled: SettleResult): void {
+    const { session, log, execution } = job;
+    const ms = Math.round((performance.now() - job.started) * 10) / 10;
+    // Only a refused settlement stays held: handing it out again would only be refused again.
+    if (settled !== 'rejected') session.holding.delete(job.command.commandId);
+    if (settled === 'settled') {
+      log.info({ status: execution!.status, errorCode: execution!.errorCode, detail: execution!.detail, errorPath: execution!.errorPath, ms }, 'command settled');
+    } else if (settled !== 'rejected') {
+      if (settled === 'lease_lost') this.keeper.markLost(session.lease.epoch);
+      log.warn({ error: settled, status: execution!.status, errorCode: execution!.errorCode }, 'settlement refused');
     }
   }
 

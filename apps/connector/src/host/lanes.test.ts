@@ -99,4 +99,41 @@ describe('Lanes', () => {
     gates[1]!.open();
     await lanes.idle();
   });
+
+  test('a batch stage takes, in order, every job of its key waiting for it while the previous batch ran', async () => {
+    const lanes = new Lanes();
+    const batches: number[][] = [];
+    const firstBatch = gate();
+    const stage = {
+      max: 3,
+      batch: async (inputs: unknown[]) => {
+        batches.push(inputs as number[]);
+        if (batches.length === 1) await firstBatch.opened;
+        return inputs.map((n) => `settled ${String(n)}`);
+      },
+    };
+    const outputs: unknown[] = [];
+    for (const n of [1, 2, 3, 4, 5]) lanes.run('conversation:a', [async () => n, stage, async (out) => { outputs.push(out); }]);
+    lanes.run('conversation:b', [async () => 9, stage]);
+    await new Promise((resolve) => setImmediate(resolve));
+    // 1 went alone; 2 to 5 executed meanwhile and wait; another key does not wait for this one.
+    expect(batches).toEqual([[1], [9]]);
+    firstBatch.open();
+    await lanes.idle();
+    // At most `max` at once, in dispatch order; each job gets its own output.
+    expect(batches).toEqual([[1], [9], [2, 3, 4], [5]]);
+    expect(outputs).toEqual(['settled 1', 'settled 2', 'settled 3', 'settled 4', 'settled 5']);
+  });
+
+  test('a batch that rejects skips the later stages of its jobs only', async () => {
+    const lanes = new Lanes();
+    const ran: string[] = [];
+    let calls = 0;
+    const stage = { max: 10, batch: async (inputs: unknown[]) => { if (calls++ === 0) throw new Error('boom'); return inputs; } };
+    lanes.run('k', [async () => 1, stage, async () => { ran.push('never'); }]);
+    await new Promise((resolve) => setImmediate(resolve));
+    lanes.run('k', [async () => 2, stage, async (n) => { ran.push(`after ${String(n)}`); }]);
+    await lanes.idle();
+    expect(ran).toEqual(['after 2']);
+  });
 });

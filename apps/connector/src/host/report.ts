@@ -7,6 +7,12 @@ import { retrying } from './retry.ts';
 
 export type ReportResult = 'recorded' | 'lease_lost' | 'rejected';
 export type SettleResult = 'settled' | 'lease_lost' | 'already_settled' | 'not_dispatched' | 'rejected';
+/** A batch item's result; `alone` when the server refused the item as it was sent (it is tried again on its own). */
+export type BatchItemResult = SettleResult | 'alone';
+
+/** The most items a settlement batch takes, and the most platform events one item carries (specs/openapi/connector.yaml). */
+export const MAX_BATCH_ITEMS = 100;
+export const MAX_ITEM_EVENTS = 500;
 
 const MAX_BATCH = 500;
 const MAX_DETAIL = 2_000;
@@ -82,6 +88,32 @@ export class Reporter {
       });
     }
     return this.events(epoch, reportable, until);
+  }
+
+  /**
+   * Settles several commands of one epoch in one request, each with its platform events; one
+   * result per item, in order. `unsupported` when the server predates the batch (404), `refused`
+   * when it refused the whole request: either way each command goes on its own.
+   */
+  async settleBatch(epoch: number, items: ReadonlyArray<{ command: DispatchedCommand; execution: Execution }>, until: AbortSignal): Promise<BatchItemResult[] | 'unsupported' | 'refused'> {
+    const settlements = items.map(({ command, execution }) => ({
+      commandId: command.commandId,
+      status: execution.status,
+      errorCode: execution.errorCode,
+      ...why(execution),
+      ...(execution.events.length === 0 ? {} : { events: execution.events as PlatformEvent[] }),
+    }));
+    const answer = await this.retry('settlement batch', until, () => this.client.settleBatch(epoch, settlements));
+    if (answer.status === 404) return 'unsupported';
+    if (answer.status !== 200 || answer.body.results.length !== items.length) {
+      this.log.error({ epoch, status: answer.status, error: errorOf(answer), settlements: items.length }, 'settlement batch refused');
+      return 'refused';
+    }
+    return answer.body.results.map((r): BatchItemResult => {
+      if (r.result === 'settled' || r.result === 'lease_lost' || r.result === 'already_settled' || r.result === 'not_dispatched') return r.result;
+      this.log.error({ epoch, commandId: r.commandId, error: r.result, message: r.message }, 'settlement refused');
+      return r.result === 'invalid_request' ? 'alone' : 'rejected';
+    });
   }
 
   async settle(epoch: number, command: DispatchedCommand, execution: Execution, until: AbortSignal): Promise<SettleResult> {

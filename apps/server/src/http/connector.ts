@@ -5,7 +5,7 @@ import type { Services } from '../services.ts';
 import type { LeaseRecord } from '../store/types.ts';
 import { iso } from '../clock.ts';
 import { ApiError } from '../errors.ts';
-import { settleCommand } from '../commands/settle.ts';
+import { settleCommand, settleCommands } from '../commands/settle.ts';
 import { recordPlatformEvents } from '../stream/platform-events.ts';
 import { dispatch } from '../leases/dispatch.ts';
 import { acquireLease, isLiveEpoch, leaseLost, releaseLease, renewLease } from '../leases/leases.ts';
@@ -101,6 +101,13 @@ export function connectorRoutes(services: Services): (app: FastifyInstance) => P
       if (!result.ok) return replyError(reply, result.error);
       const c = result.command;
       return reply.send({ commandId: c.id, status: c.status as 'succeeded' | 'failed', errorCode: c.errorCode });
+    });
+
+    app.post('/v1/connector/settlements/batch', async (request, reply) => {
+      const body = await parse(request, reply, connectorSchemas.zSettlementBatch);
+      if (!body) return reply;
+      const results = await settleCommands({ ...services, log: request.log }, request.accountId!, body.epoch, body.settlements);
+      return reply.send({ results });
     });
 
     app.post('/v1/connector/platform-events', async (request, reply) => {

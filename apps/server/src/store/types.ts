@@ -114,7 +114,9 @@ export type SettleResult =
   | { outcome: 'conflict'; command: CommandRecord }
   | { outcome: 'lease_lost' }
   | { outcome: 'not_dispatched' }
-  | { outcome: 'not_found' };
+  | { outcome: 'not_found' }
+  /** The settlement's platform events name a conversation nobody announced: nothing of it was recorded. */
+  | { outcome: 'unknown_conversation'; externalId: string };
 
 export interface Settlement {
   accountId: string;
@@ -128,6 +130,8 @@ export interface Settlement {
   at: number;
   /** The command.settled event's data; built by the caller so the store stays ignorant of its shape. */
   eventData: (command: CommandRecord) => unknown;
+  /** What the platform showed of the command, recorded just before it settles (as `recordPlatformEvents` records it). */
+  platformEvents?: { events: readonly PlatformEvent[]; newConversationId: () => string; view: PlatformEventView };
 }
 
 /** A poll the account sent, as the platform confirmed it (its message.sent); its id is the command's. */
@@ -226,6 +230,12 @@ export interface Store {
    */
   dispatchCommands(accountId: string, epoch: number, max: number, holding: readonly string[], now: number): Promise<CommandRecord[] | null>;
   settleCommand(settlement: Settlement): Promise<SettleResult>;
+  /**
+   * Settles each in order, in one transaction, as `settleCommand` does, each with its platform
+   * events first. A repeated settlement and a lost lease record nothing of their item, events
+   * included; an unknown conversation in an item's events records nothing of that item.
+   */
+  settleCommands(settlements: readonly Settlement[]): Promise<SettleResult[]>;
   /**
    * Applies what the platform reported, in order, with the stream events it implies, all in one
    * transaction. Idempotent: what is already recorded adds no event. A batch naming a

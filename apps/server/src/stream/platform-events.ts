@@ -22,7 +22,7 @@ function pollVoted(event: Extract<PlatformEvent, { type: 'poll.voted' }>, conver
 }
 
 /** The stream event (specs/asyncapi/stream.yaml) a platform event implies. */
-function streamEvent(event: PlatformEvent, conversation: ConversationRecord, time: number, vote?: PollVoteChange): EventBody & { time: number } {
+export function streamEvent(event: PlatformEvent, conversation: ConversationRecord, time: number, vote?: PollVoteChange): EventBody & { time: number } {
   const conversationId = conversation.id;
   switch (event.type) {
     case 'conversation.appeared':

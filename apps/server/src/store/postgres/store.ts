@@ -31,6 +31,7 @@ import { PostgresWebhookStore } from './webhooks.ts';
 import { heldVote, poll, pollContent, pollVote, voteApplies } from '../polls.ts';
 import { ReadCache } from './cache.ts';
 import { AcceptBatches } from './accept.ts';
+import { settleBatch } from './settle.ts';
 
 export interface PostgresOptions {
   url: string;
@@ -299,8 +300,10 @@ export class PostgresStore implements Store, ChangeFeed {
       // between this check and the dispatch it allows. Both statements go in one round trip
       // (pipelined, in this order); the update rechecks the epoch under the lock, so it marks
       // nothing when the check fails.
-      const [live, rows] = await Promise.all([
+      const [live, , rows] = await Promise.all([
         isLiveEpoch(tx, accountId, epoch, now),
+        // The COMMIT does not wait for the WAL flush: a dispatch mark lost to a crash only hands the command out again (connector.yaml, Dispatch).
+        tx`SELECT set_config('synchronous_commit', 'off', true)`,
         tx`UPDATE commands c SET dispatch_epoch = ${epoch}
           FROM (SELECT id FROM commands WHERE account_id = ${accountId} AND status = 'queued'
                   AND (dispatch_epoch IS NULL OR dispatch_epoch < ${epoch}
@@ -315,30 +318,14 @@ export class PostgresStore implements Store, ChangeFeed {
   }
 
   settleCommand(s: Settlement): Promise<SettleResult> {
-    return this.write(async (tx): Promise<SettleResult> => {
-      // Sent together (pipelined): one round trip, the locks taken in this order as before.
-      const [live, [row]] = await Promise.all([
-        isLiveEpoch(tx, s.accountId, s.epoch, s.at),
-        tx`SELECT * FROM commands WHERE account_id = ${s.accountId} AND id = ${s.commandId} FOR UPDATE`,
-      ]);
-      if (!row) return { outcome: 'not_found' };
-      const current = command(row);
-      if (current.status !== 'queued' && current.dispatchEpoch === s.epoch) {
-        // The epoch that settled it repeats itself (a retry after a lost response), live or not.
-        const same = current.status === s.status && current.errorCode === s.errorCode;
-        return { outcome: same ? 'repeated' : 'conflict', command: current };
-      }
-      // Fencing: only the live lease's epoch settles, and only what was dispatched to it.
-      if (!live) return { outcome: 'lease_lost' };
-      if (current.status !== 'queued') return { outcome: 'conflict', command: current };
-      if (current.dispatchEpoch !== s.epoch) return { outcome: 'not_dispatched' };
-      const settled: CommandRecord = { ...current, status: s.status, errorCode: s.errorCode, errorMessage: s.errorMessage, errorPath: s.errorPath, settledAt: s.at };
-      const [, [event]] = await Promise.all([
-        tx`UPDATE commands SET status = ${s.status}, error_code = ${s.errorCode}, error_message = ${s.errorMessage}, error_path = ${s.errorPath},
-          detail = ${s.detail}, settled_at = ${s.at} WHERE id = ${s.commandId}`,
-        insertEvents(tx, s.accountId, [{ type: 'command.settled', time: s.at, data: s.eventData(settled) }]),
-      ]);
-      return { outcome: 'settled', command: settled, event: event! };
+    return this.settleCommands([s]).then(([result]) => result!);
+  }
+
+  settleCommands(settlements: readonly Settlement[]): Promise<SettleResult[]> {
+    const withEvents = settlements.find((s) => s.platformEvents);
+    return this.write(async (tx) => (await settleBatch(tx, settlements)).results).finally(() => {
+      // A rename or a membership change may have committed (as in recordPlatformEvents).
+      if (withEvents) this.cache.forget(`conversation:${withEvents.accountId}:`);
     });
   }
 
@@ -548,7 +535,7 @@ async function idempotentCommand(sql: Sql | Tx, accountId: string, key: string, 
 }
 
 /** Share-locks the lease row until COMMIT: a new epoch waits for this transaction. */
-async function isLiveEpoch(tx: Tx, accountId: string, epoch: number, now: number): Promise<boolean> {
+export async function isLiveEpoch(tx: Tx, accountId: string, epoch: number, now: number): Promise<boolean> {
   const [held] = await tx`SELECT epoch, expires_at FROM leases WHERE account_id = ${accountId} FOR SHARE`;
   return held !== undefined && Number(held.epoch) === epoch && Number(held.expires_at) > now;
 }
@@ -568,7 +555,7 @@ async function notify(tx: Tx, kind: 'commands' | 'events', accountId: string): P
  * The transaction changes a row intake caches: every replica drops its cached rows once it
  * commits (cache.ts). Always a transaction's last lock, so two of them never wait on each other.
  */
-async function cacheChanged(tx: Tx): Promise<void> {
+export async function cacheChanged(tx: Tx): Promise<void> {
   await tx`INSERT INTO cache_version (only_row, version) VALUES (true, 1) ON CONFLICT (only_row) DO UPDATE SET version = cache_version.version + 1`;
 }
 
@@ -578,7 +565,7 @@ async function cacheChanged(tx: Tx): Promise<void> {
  * id n has already seen every id of the account below n. Done last in its transaction, so the
  * lock is held only for the insert and the COMMIT.
  */
-async function insertEvents(tx: Tx, accountId: string, events: NewEvent[]): Promise<EventRecord[]> {
+export async function insertEvents(tx: Tx, accountId: string, events: NewEvent[]): Promise<EventRecord[]> {
   if (events.length === 0) return [];
   // Pipelined, in this order: the lock is granted before the ids are taken. A missing account
   // wastes the ids it took; its transaction rolls back.
@@ -599,7 +586,11 @@ async function insertEvents(tx: Tx, accountId: string, events: NewEvent[]): Prom
 }
 
 /** One platform event's state change; returns the stream event it implies, none when nothing changed. */
-async function applyPlatformEvent(tx: Tx, accountId: string, event: PlatformEvent, at: number, newConversationId: () => string, view: PlatformEventView, changed: { conversations: boolean }): Promise<NewEvent[]> {
+export async function applyPlatformEvent(
+  tx: Tx, accountId: string, event: PlatformEvent, at: number, newConversationId: () => string, view: PlatformEventView, changed: { conversations: boolean },
+  settling?: CommandRecord,
+  locked?: ReadonlyMap<string, Row>,
+): Promise<NewEvent[]> {
   const byExternalId = async (externalId: string): Promise<Row | undefined> =>
     (await tx`SELECT * FROM conversations WHERE account_id = ${accountId} AND external_id = ${externalId} FOR UPDATE`)[0];
   if (event.type === 'conversation.appeared') {
@@ -613,7 +604,9 @@ async function applyPlatformEvent(tx: Tx, accountId: string, event: PlatformEven
     }
     return inserted[0] ? [view(event, conversation(row))] : [];
   }
-  const row = await byExternalId(event.conversationExternalId);
+  // A row the caller locked already serves the events that read only its id; a group change reads it afresh.
+  const mutable = event.type === 'group.renamed' || event.type === 'group.participants_changed';
+  const row = (mutable ? undefined : locked?.get(event.conversationExternalId)) ?? await byExternalId(event.conversationExternalId);
   if (!row) throw new UnknownConversation(event.conversationExternalId);
   const current = conversation(row);
   if (event.type === 'poll.voted') return applyVote(tx, accountId, current, event, view);
@@ -629,7 +622,7 @@ async function applyPlatformEvent(tx: Tx, accountId: string, event: PlatformEven
     case 'message.received':
       return [view(event, current)];
     case 'message.sent':
-      await recordPoll(tx, accountId, current.id, event.messageExternalId, event.commandId, at);
+      await recordPoll(tx, accountId, current.id, event.messageExternalId, event.commandId, at, settling);
       return [view(event, current)];
     case 'group.renamed': {
       if (current.name === event.name) return [];
@@ -647,9 +640,10 @@ async function applyPlatformEvent(tx: Tx, accountId: string, event: PlatformEven
 }
 
 /** A confirmed send of a poll makes the poll: votes name its message from now on. */
-async function recordPoll(tx: Tx, accountId: string, conversationId: string, messageExternalId: string, commandId: string, at: number): Promise<void> {
-  const [sent] = await tx`SELECT type, payload FROM commands WHERE account_id = ${accountId} AND id = ${commandId}`;
-  const content = sent ? pollContent(sent.type as string, JSON.parse(sent.payload as string)) : null;
+async function recordPoll(tx: Tx, accountId: string, conversationId: string, messageExternalId: string, commandId: string, at: number, settling?: CommandRecord): Promise<void> {
+  // The command being settled with this event is read already.
+  const [sent] = settling?.id === commandId ? [{ type: settling.type, payload: settling.payload }] : await tx`SELECT type, payload FROM commands WHERE account_id = ${accountId} AND id = ${commandId}`;
+  const content = sent ? pollContent(sent.type as string, typeof sent.payload === 'string' ? JSON.parse(sent.payload) : sent.payload) : null;
   if (!content) return;
   await tx`INSERT INTO polls (account_id, id, conversation_id, message_external_id, question, options, sent_at)
     VALUES (${accountId}, ${commandId}, ${conversationId}, ${messageExternalId}, ${content.question}, ${JSON.stringify(content.options)}, ${at})

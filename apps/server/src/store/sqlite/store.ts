@@ -29,6 +29,7 @@ import { migrate } from './migrations.ts';
 import { account, command, conversation, credential, lease, type Row } from '../rows.ts';
 import { SqliteWebhookStore } from './webhooks.ts';
 import { heldVote, poll, pollContent, pollVote, voteApplies } from '../polls.ts';
+import { announcesConversationOf, changesConversations } from '../platform.ts';
 type Waiter = { resolve: () => void; reject: (error: unknown) => void };
 /** The writes of one event-loop turn, committed together; `synced`: with an fsync (FULL). */
 type Group = { waiters: Waiter[]; synced: boolean; committed: Promise<void> };
@@ -384,7 +385,8 @@ export class SqliteStore implements Store {
         mark.run(epoch, row.id as string);
         return { ...command(row), dispatchEpoch: epoch };
       });
-    });
+      // Not synced: a dispatch mark a power loss takes back only hands the command out again (connector.yaml, Dispatch).
+    }, false);
   }
 
   private isLiveEpoch(accountId: string, epoch: number, now: number): boolean {
@@ -393,25 +395,38 @@ export class SqliteStore implements Store {
   }
 
   settleCommand(s: Settlement): Promise<SettleResult> {
-    return this.write((): SettleResult => {
-      const row = this.sql('SELECT * FROM commands WHERE account_id = ? AND id = ?').get(s.accountId, s.commandId);
-      if (!row) return { outcome: 'not_found' };
-      const current = command(row);
-      if (current.status !== 'queued' && current.dispatchEpoch === s.epoch) {
-        // The epoch that settled it repeats itself (a retry after a lost response), live or not.
-        const same = current.status === s.status && current.errorCode === s.errorCode;
-        return { outcome: same ? 'repeated' : 'conflict', command: current };
-      }
-      // Fencing: only the live lease's epoch settles, and only what was dispatched to it.
-      if (!this.isLiveEpoch(s.accountId, s.epoch, s.at)) return { outcome: 'lease_lost' };
-      if (current.status !== 'queued') return { outcome: 'conflict', command: current };
-      if (current.dispatchEpoch !== s.epoch) return { outcome: 'not_dispatched' };
-      this.sql('UPDATE commands SET status = ?, error_code = ?, error_message = ?, error_path = ?, detail = ?, settled_at = ? WHERE id = ?')
-        .run(s.status, s.errorCode, s.errorMessage, s.errorPath, s.detail, s.at, s.commandId);
-      const settled: CommandRecord = { ...current, status: s.status, errorCode: s.errorCode, errorMessage: s.errorMessage, errorPath: s.errorPath, settledAt: s.at };
-      const [event] = this.insertEvents(s.accountId, [{ type: 'command.settled', time: s.at, data: s.eventData(settled) }]);
-      return { outcome: 'settled', command: settled, event: event! };
-    });
+    return this.write(() => this.settle(s));
+  }
+
+  settleCommands(settlements: readonly Settlement[]): Promise<SettleResult[]> {
+    // One write: the batch shares one transaction and one fsync.
+    return this.write(() => settlements.map((s) => this.settle(s)));
+  }
+
+  private settle(s: Settlement): SettleResult {
+    const row = this.sql('SELECT * FROM commands WHERE account_id = ? AND id = ?').get(s.accountId, s.commandId);
+    if (!row) return { outcome: 'not_found' };
+    let current = command(row);
+    if (current.status !== 'queued' && current.dispatchEpoch === s.epoch) {
+      // The epoch that settled it repeats itself (a retry after a lost response), live or not.
+      const same = current.status === s.status && current.errorCode === s.errorCode;
+      return { outcome: same ? 'repeated' : 'conflict', command: current };
+    }
+    // Fencing: only the live lease's epoch settles, and only what was dispatched to it.
+    if (!this.isLiveEpoch(s.accountId, s.epoch, s.at)) return { outcome: 'lease_lost' };
+    if (s.platformEvents) {
+      const recorded = this.recordWithin(s.accountId, s.platformEvents.events, s.at, s.platformEvents.newConversationId, s.platformEvents.view);
+      if (!recorded.ok) return { outcome: 'unknown_conversation', externalId: recorded.unknownConversation };
+      // The conversation the command made (a group.create, a send to a new recipient) is its conversation now.
+      if (announcesConversationOf(s.platformEvents.events, s.commandId)) current = command(this.sql('SELECT * FROM commands WHERE id = ?').get(s.commandId)!);
+    }
+    if (current.status !== 'queued') return { outcome: 'conflict', command: current };
+    if (current.dispatchEpoch !== s.epoch) return { outcome: 'not_dispatched' };
+    this.sql('UPDATE commands SET status = ?, error_code = ?, error_message = ?, error_path = ?, detail = ?, settled_at = ? WHERE id = ?')
+      .run(s.status, s.errorCode, s.errorMessage, s.errorPath, s.detail, s.at, s.commandId);
+    const settled: CommandRecord = { ...current, status: s.status, errorCode: s.errorCode, errorMessage: s.errorMessage, errorPath: s.errorPath, settledAt: s.at };
+    const [event] = this.insertEvents(s.accountId, [{ type: 'command.settled', time: s.at, data: s.eventData(settled) }]);
+    return { outcome: 'settled', command: settled, event: event! };
   }
 
   // Platform events
@@ -419,11 +434,28 @@ export class SqliteStore implements Store {
   async recordPlatformEvents(accountId: string, events: readonly PlatformEvent[], at: number, newConversationId: () => string, view: PlatformEventView): Promise<PlatformEventsResult> {
     try {
       return await this.write(() => {
-        this.forget();
+        if (changesConversations(events)) this.forget();
         const implied = events.flatMap((event) => this.applyPlatformEvent(accountId, event, at, newConversationId, view));
         return { ok: true, recorded: events.length, events: this.insertEvents(accountId, implied) };
       });
     } catch (error) {
+      if (error instanceof UnknownConversation) return { ok: false, unknownConversation: error.externalId };
+      throw error;
+    }
+  }
+
+  /** `recordPlatformEvents` inside a write, in a savepoint of its own: an unknown conversation rolls back only these events. */
+  private recordWithin(accountId: string, events: readonly PlatformEvent[], at: number, newConversationId: () => string, view: PlatformEventView): PlatformEventsResult {
+    this.sql('SAVEPOINT e').run();
+    try {
+      if (changesConversations(events)) this.forget();
+      const implied = events.flatMap((event) => this.applyPlatformEvent(accountId, event, at, newConversationId, view));
+      const appended = this.insertEvents(accountId, implied);
+      this.sql('RELEASE e').run();
+      return { ok: true, recorded: events.length, events: appended };
+    } catch (error) {
+      this.sql('ROLLBACK TO e').run();
+      this.sql('RELEASE e').run();
       if (error instanceof UnknownConversation) return { ok: false, unknownConversation: error.externalId };
       throw error;
     }

@@ -107,6 +107,45 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/connector/settlements/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report several commands' outcomes, each with the platform events it showed
+         * @description Settles each command of the batch as `settleCommand` does, in the order given, in one
+         *     transaction: one round trip and one durable commit for what would otherwise be a
+         *     platform-events report and a settlement per command. An item's `events` are recorded as
+         *     `reportPlatformEvents` records them, just before its settlement, so the stream shows a
+         *     command's platform events before its `command.settled`, and a batch's commands in its
+         *     order. A host sends a conversation's outcomes in dispatch order, the ones ready together
+         *     in one batch.
+         *
+         *     Each item gets its own result, in the batch's order; one refused item leaves the others
+         *     as they are. A repeated settlement (same epoch, same outcome) answers `settled` again and
+         *     records nothing, its events included (they were recorded with it). An item whose epoch
+         *     is not the live lease's answers `lease_lost` and records nothing. An item whose events
+         *     name a conversation neither the server nor an earlier event of the item knows answers
+         *     `invalid_request` and records nothing of that item. A different outcome for a command the
+         *     same epoch settled answers `already_settled` and records nothing; a command settled by
+         *     another epoch (`already_settled`) or not dispatched to this one (`not_dispatched`) still
+         *     has the item's events recorded under the live lease: they are what the platform showed.
+         *
+         *     A server older than this operation answers 404; a host then reports events and
+         *     settlements one request at a time.
+         */
+        post: operations["settleCommands"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/connector/platform-events": {
         parameters: {
             query?: never;
@@ -309,6 +348,44 @@ export interface components {
             /** @enum {string} */
             status: "succeeded" | "failed";
             errorCode: components["schemas"]["SettlementCode"] | null;
+        };
+        SettlementBatch: {
+            /** Format: int32 */
+            epoch: number;
+            settlements: components["schemas"]["BatchedSettlement"][];
+        };
+        /** @description A `Settlement` without its epoch (the batch's), with the platform events to record before it. */
+        BatchedSettlement: {
+            /** Format: uuid */
+            commandId: string;
+            /** @enum {string} */
+            status: "succeeded" | "failed";
+            /** @description Null when `succeeded`; a settlement code when `failed`. */
+            errorCode: components["schemas"]["SettlementCode"] | null;
+            /** @description As in `Settlement`. */
+            errorMessage?: string;
+            /** @description As in `Settlement`. */
+            errorPath?: string;
+            /** @description As in `Settlement`. */
+            detail?: string;
+            /** @description What the platform showed of this command, as `reportPlatformEvents` takes it; recorded first. */
+            events?: components["schemas"]["PlatformEvent"][];
+        };
+        SettlementsRecorded: {
+            results: components["schemas"]["SettlementResult"][];
+        };
+        /**
+         * @description `settled` with what was recorded (`status`, `errorCode`), or the error code the single
+         *     `settleCommand` would have answered, with its `message`.
+         */
+        SettlementResult: {
+            commandId: string;
+            /** @enum {string} */
+            result: "settled" | "invalid_request" | "command_not_found" | "lease_lost" | "already_settled" | "not_dispatched";
+            /** @enum {string} */
+            status?: "succeeded" | "failed";
+            errorCode?: components["schemas"]["SettlementCode"] | null;
+            message?: string;
         };
         AttachmentRef: {
             attachmentId: string;
@@ -759,6 +836,37 @@ export interface operations {
                     "application/json": components["schemas"]["ConnectorError"];
                 };
             };
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    settleCommands: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettlementBatch"];
+            };
+        };
+        responses: {
+            /** @description Each item's result, in the batch's order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettlementsRecorded"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthenticated"];
+            408: components["responses"]["RequestTimeout"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Internal"];

@@ -293,6 +293,48 @@ export const zSettlementRecorded = z.object({
     errorCode: zSettlementCode.nullable()
 });
 
+/**
+ * A `Settlement` without its epoch (the batch's), with the platform events to record before it.
+ */
+export const zBatchedSettlement = z.strictObject({
+    commandId: z.uuid(),
+    status: z.enum(['succeeded', 'failed']),
+    errorCode: zSettlementCode.nullable(),
+    errorMessage: z.string().max(8192).optional(),
+    errorPath: z.string().max(8192).regex(/^(\/([^~\/]|~[01])*)*$/).optional(),
+    detail: z.string().max(2000).optional(),
+    events: z.array(zPlatformEvent).max(500).optional()
+});
+
+export const zSettlementBatch = z.strictObject({
+    epoch: z.int().gte(1).lte(2147483647),
+    settlements: z.array(zBatchedSettlement).min(1).max(100)
+});
+
+/**
+ * `settled` with what was recorded (`status`, `errorCode`), or the error code the single
+ * `settleCommand` would have answered, with its `message`.
+ *
+ */
+export const zSettlementResult = z.object({
+    commandId: z.string(),
+    result: z.enum([
+        'settled',
+        'invalid_request',
+        'command_not_found',
+        'lease_lost',
+        'already_settled',
+        'not_dispatched'
+    ]),
+    status: z.enum(['succeeded', 'failed']).optional(),
+    errorCode: zSettlementCode.nullish(),
+    message: z.string().optional()
+});
+
+export const zSettlementsRecorded = z.object({
+    results: z.array(zSettlementResult).max(100)
+});
+
 export const zAcquireLeaseBody = zLeaseRequest;
 
 /**
@@ -327,6 +369,13 @@ export const zSettleCommandBody = zSettlement;
  * Recorded.
  */
 export const zSettleCommandResponse = zSettlementRecorded;
+
+export const zSettleCommandsBody = zSettlementBatch;
+
+/**
+ * Each item's result, in the batch's order.
+ */
+export const zSettleCommandsResponse = zSettlementsRecorded;
 
 export const zReportPlatformEventsBody = zPlatformEventBatch;
 

@@ -1,0 +1,130 @@
+import type { TransactionSql } from 'postgres';
+import type { PlatformEvent } from '@switchboard/contracts';
+import type { CommandRecord, EventRecord, NewEvent, SettleResult, Settlement } from '../types.ts';
+import { command, type Row } from '../rows.ts';
+import { announcesConversationOf } from '../platform.ts';
+import { applyPlatformEvent, cacheChanged, insertEvents, isLiveEpoch } from './store.ts';
+
+/** What the batch read and locked in its first round trip, and what it learned since. */
+interface BatchContext {
+  epoch: number;
+  at: number;
+  live: boolean;
+  /** The batch's commands, locked. */
+  commands: Map<string, Row>;
+  /** Conversations the batch's events name, locked, by platform id. */
+  conversations: Map<string, Row>;
+  /** Conversations known to exist: found, or announced by an earlier event of the batch. */
+  known: Set<string>;
+  /** Commands an earlier item of the batch settled (or tried to): read again if named again. */
+  handled: Set<string>;
+  changed: { conversations: boolean };
+  appends: NewEvent[];
+  updates: Array<Promise<unknown>>;
+}
+
+/**
+ * Settles a batch in one transaction (the caller's): each item in order, with its platform
+ * events first. The lease, the batch's commands and the conversations its events name are read
+ * and locked in one round trip (in that order, as a single settlement locks them). Every stream
+ * event of the batch is appended at the end, in the batch's order, so the account's row lock
+ * (insertEvents) is held only for that insert and the COMMIT; the commands' updates go out
+ * pipelined with it. Returns whether a conversation row changed, for the read cache.
+ */
+export async function settleBatch(tx: TransactionSql, settlements: readonly Settlement[]): Promise<{ results: SettleResult[]; conversationsChanged: boolean }> {
+  const first = settlements[0];
+  if (!first) return { results: [], conversationsChanged: false };
+  const { accountId } = first;
+  const ids = [...new Set(settlements.map((s) => s.commandId))];
+  const mentioned = [...new Set(settlements.flatMap((s) => (s.platformEvents ? conversationsMentioned(s.platformEvents.events) : [])))];
+  const [live, rows, conversations] = await Promise.all([
+    isLiveEpoch(tx, accountId, first.epoch, first.at),
+    tx`SELECT * FROM commands WHERE account_id = ${accountId} AND id IN ${tx(ids)} ORDER BY id FOR UPDATE`,
+    mentioned.length === 0 ? [] : tx`SELECT * FROM conversations WHERE account_id = ${accountId} AND external_id IN ${tx(mentioned)} ORDER BY id FOR UPDATE`,
+  ]);
+  const ctx: BatchContext = {
+    epoch: first.epoch,
+    at: first.at,
+    live,
+    commands: new Map(rows.map((r) => [r.id as string, r])),
+    conversations: new Map(conversations.map((r) => [r.external_id as string, r])),
+    known: new Set(conversations.map((r) => r.external_id as string)),
+    handled: new Set(),
+    changed: { conversations: false },
+    appends: [],
+    updates: [],
+  };
+  /** For each settled item: its index among the results, and its command.settled among the appends. */
+  const settledAt: Array<[result: number, append: number]> = [];
+  const results: SettleResult[] = [];
+  for (const s of settlements) {
+    const result = await settleOne(tx, s, ctx);
+    if (result.outcome === 'settled') settledAt.push([results.length, ctx.appends.length - 1]);
+    results.push(result);
+  }
+  const [records] = await Promise.all([insertEvents(tx, accountId, ctx.appends), ...ctx.updates]);
+  // Always the transaction's last lock (see cacheChanged).
+  if (ctx.changed.conversations) await cacheChanged(tx);
+  for (const [r, a] of settledAt) results[r] = { ...(results[r] as Extract<SettleResult, { outcome: 'settled' }>), event: records[a]! };
+  return { results, conversationsChanged: ctx.changed.conversations };
+}
+
+/** One settlement; its stream events (platform events, then command.settled) go onto the batch's appends. */
+async function settleOne(tx: TransactionSql, s: Settlement, ctx: BatchContext): Promise<SettleResult> {
+  const again = ctx.handled.has(s.commandId);
+  ctx.handled.add(s.commandId);
+  const row = again
+    ? (await tx`SELECT * FROM commands WHERE account_id = ${s.accountId} AND id = ${s.commandId} FOR UPDATE`)[0]
+    : ctx.commands.get(s.commandId);
+  if (!row) return { outcome: 'not_found' };
+  let current = command(row);
+  if (current.status !== 'queued' && current.dispatchEpoch === s.epoch) {
+    // The epoch that settled it repeats itself (a retry after a lost response), live or not.
+    const same = current.status === s.status && current.errorCode === s.errorCode;
+    return { outcome: same ? 'repeated' : 'conflict', command: current };
+  }
+  // Fencing: only the live lease's epoch settles, and only what was dispatched to it.
+  const live = s.epoch === ctx.epoch && s.at === ctx.at ? ctx.live : await isLiveEpoch(tx, s.accountId, s.epoch, s.at);
+  if (!live) return { outcome: 'lease_lost' };
+  if (s.platformEvents) {
+    const { events, newConversationId, view } = s.platformEvents;
+    // Conversations are never deleted, so one known now is known when its event applies.
+    const unknown = unknownConversation(events, ctx.known);
+    if (unknown !== null) return { outcome: 'unknown_conversation', externalId: unknown };
+    for (const event of events) {
+      ctx.appends.push(...await applyPlatformEvent(tx, s.accountId, event, s.at, newConversationId, view, ctx.changed, current, ctx.conversations));
+      if (event.type === 'conversation.appeared') ctx.known.add(event.externalId);
+    }
+    // The conversation the command made (a group.create, a send to a new recipient) is its conversation now.
+    if (announcesConversationOf(events, s.commandId)) {
+      const [made] = await tx`SELECT conversation_id FROM commands WHERE id = ${s.commandId}`;
+      current = { ...current, conversationId: (made?.conversation_id as string | null | undefined) ?? null };
+    }
+  }
+  if (current.status !== 'queued') return { outcome: 'conflict', command: current };
+  if (current.dispatchEpoch !== s.epoch) return { outcome: 'not_dispatched' };
+  const settled: CommandRecord = { ...current, status: s.status, errorCode: s.errorCode, errorMessage: s.errorMessage, errorPath: s.errorPath, settledAt: s.at };
+  // Not awaited here: it goes out pipelined with what follows, and the batch awaits it with its events.
+  const update = tx`UPDATE commands SET status = ${s.status}, error_code = ${s.errorCode}, error_message = ${s.errorMessage}, error_path = ${s.errorPath},
+    detail = ${s.detail}, settled_at = ${s.at} WHERE id = ${s.commandId}`.execute();
+  update.catch(() => undefined);
+  ctx.updates.push(update);
+  ctx.appends.push({ type: 'command.settled', time: s.at, data: s.eventData(settled) });
+  // The event record is filled in once the batch's events are appended.
+  return { outcome: 'settled', command: settled, event: null as unknown as EventRecord };
+}
+
+/** The conversations events name that they do not announce themselves. */
+function conversationsMentioned(events: readonly PlatformEvent[]): string[] {
+  return [...new Set(events.flatMap((e) => (e.type === 'conversation.appeared' ? [] : [e.conversationExternalId])))];
+}
+
+/** The first conversation an event names that neither `known` nor an earlier event announced. */
+function unknownConversation(events: readonly PlatformEvent[], known: ReadonlySet<string>): string | null {
+  const announced = new Set(known);
+  for (const e of events) {
+    if (e.type === 'conversation.appeared') announced.add(e.externalId);
+    else if (!announced.has(e.conversationExternalId)) return e.conversationExternalId;
+  }
+  return null;
+}
