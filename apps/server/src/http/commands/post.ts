@@ -15,6 +15,8 @@ import { recordRequest, writeJson, type RequestLine } from '../respond.ts';
 const TYPES: ReadonlySet<string> = new Set(commandTypes);
 const PREFIX = '/v1/commands/';
 const ROUTE = '/v1/commands/:type';
+/** The request's log line, filled in as the checks pass. */
+type Line = RequestLine & { reqId: string };
 
 function isJson(contentType: string | undefined): boolean {
   if (!contentType) return false;
@@ -49,30 +51,31 @@ export function commandEndpoint(services: Services): (req: IncomingMessage, res:
     return true;
   };
 
+  /** Logged and counted when the answer is written; `x-request-id` goes with the head. */
+  function answer(req: IncomingMessage, res: ServerResponse, line: Line, status: number, body: unknown, drain = false): void {
+    writeJson(req, res, status, body, drain, line.reqId);
+    line.status = status;
+    recordRequest(log, metrics, ROUTE, line);
+  }
+
+  function fail(req: IncomingMessage, res: ServerResponse, line: Line, error: ApiError, drain = false): void {
+    line.error = error.code;
+    const headers = errorHeaders(error);
+    for (const name in headers) res.setHeader(name, headers[name]!);
+    answer(req, res, line, error.status, errorBody(error, line.reqId), drain);
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse, method: string, rawType: string): Promise<void> {
-    const requestId = ids.next();
-    const line: RequestLine = { reqId: requestId, method, url: req.url, route: ROUTE, status: 0 };
-    res.setHeader('x-request-id', requestId);
-    // Logged and counted when the answer is written.
-    const answer = (status: number, body: unknown, drain = false) => {
-      writeJson(req, res, status, body, drain);
-      line.status = status;
-      recordRequest(log, metrics, line);
-    };
-    const fail = (error: ApiError, drain = false) => {
-      line.error = error.code;
-      for (const [name, value] of Object.entries(errorHeaders(error))) res.setHeader(name, value);
-      answer(error.status, errorBody(error, requestId), drain);
-    };
+    const line: Line = { reqId: ids.next(), method, url: req.url, status: 0 };
 
     try {
       const check = await checkCredential(services, req.headers.authorization, 'account', req.socket.remoteAddress);
-      if (!check.ok) return fail(check.error);
+      if (!check.ok) return fail(req, res, line, check.error);
       const { credential } = check;
       line.accountId = credential.accountId;
       if (method !== 'POST') {
         res.setHeader('allow', 'POST');
-        return fail(new ApiError('method_not_allowed', 'the command endpoint accepts POST only'));
+        return fail(req, res, line, new ApiError('method_not_allowed', 'the command endpoint accepts POST only'));
       }
 
       let type: string;
@@ -81,40 +84,40 @@ export function commandEndpoint(services: Services): (req: IncomingMessage, res:
       } catch {
         type = rawType;
       }
-      if (!TYPES.has(type)) return fail(new ApiError('unknown_command', `"${type}" is not a command type`, { command: type }));
+      if (!TYPES.has(type)) return fail(req, res, line, new ApiError('unknown_command', `"${type}" is not a command type`, { command: type }));
 
       if (limiter) {
         const { headers, refused } = await countRequest('default', limiter, credential.id, clock.now(), 'requests');
-        for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-        if (refused) return fail(refused);
+        for (const name in headers) res.setHeader(name, headers[name]!);
+        if (refused) return fail(req, res, line, refused);
       }
 
-      if (!isJson(req.headers['content-type'])) return fail(new ApiError('unsupported_media_type', 'send the body as Content-Type: application/json'));
+      if (!isJson(req.headers['content-type'])) return fail(req, res, line, new ApiError('unsupported_media_type', 'send the body as Content-Type: application/json'));
       if (isEncoded(req.headers['content-encoding'])) {
         res.setHeader('accept-encoding', 'identity');
-        return fail(new ApiError('unsupported_media_type', 'send the body without a Content-Encoding; the server decodes none'));
+        return fail(req, res, line, new ApiError('unsupported_media_type', 'send the body without a Content-Encoding; the server decodes none'));
       }
       const body = await readBody(req, MAX_BODY_BYTES);
       if (!body.ok) {
         if (body.reason === 'aborted') return;
         // Answer first, then drop the rest of the upload and close (RFC 9112 §9.6).
         res.setHeader('connection', 'close');
-        return fail(new ApiError('body_too_large', `the body is over ${MAX_BODY_BYTES} bytes`), true);
+        return fail(req, res, line, new ApiError('body_too_large', `the body is over ${MAX_BODY_BYTES} bytes`), true);
       }
       // Decoding would turn bad bytes into U+FFFD, and the text delivered would not be the text sent.
-      if (!isUtf8(body.bytes)) return fail(new ApiError('body_not_object', 'the body is not valid UTF-8, so it is not JSON'));
+      if (!isUtf8(body.bytes)) return fail(req, res, line, new ApiError('body_not_object', 'the body is not valid UTF-8, so it is not JSON'));
 
       const header = req.headers['idempotency-key'];
       const result = await intake(services, credential.accountId, type as CommandType, body.bytes.toString('utf8'), Array.isArray(header) ? header.join(', ') : header);
-      if (!result.ok) return fail(result.rejection);
+      if (!result.ok) return fail(req, res, line, result.rejection);
       line.commandId = result.command.id;
       line.routingPath = result.command.routingPath;
       metrics.commands.inc({ type, routing_path: result.command.routingPath, disposition: result.acknowledgement.disposition });
-      answer(202, result.acknowledgement);
+      answer(req, res, line, 202, result.acknowledgement);
     } catch (error) {
-      log.error({ err: error, reqId: requestId }, 'unhandled error');
+      log.error({ err: error, reqId: line.reqId }, 'unhandled error');
       // Not a store failure (intake answers those itself): the command may have been stored.
-      if (!res.headersSent) fail(new ApiError('internal', 'an unexpected error; the command may have been stored, so retry only with an Idempotency-Key'));
+      if (!res.headersSent) fail(req, res, line, new ApiError('internal', 'an unexpected error; the command may have been stored, so retry only with an Idempotency-Key'));
       else res.destroy();
     }
   }
