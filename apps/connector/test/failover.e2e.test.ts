@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { setTimeout as delay } from 'node:timers/promises';
 import { commandEventsInLog, DRIVERS, inbound, rigPerTest, toConversation, until, type Rig } from './helpers.ts';
 
 /** Short leases so a host that dies or freezes is replaced within about a second. */
@@ -62,6 +63,9 @@ describe.each(DRIVERS)('%s driver', (driver) => {
 
       const commandId = await rig.command('reaction.tapback', { target: toConversation(conversationId), payload: { messageExternalId, tapback: 'love' } });
       await a.logs.waitFor((r) => r.msg === 'command executing' && r.commandId === commandId);
+      // Paused inside the send's 2.5 s latency, not inside one of its platform writes: a process
+      // stopped holding the simulator's write lock would lock the next holder out of the platform.
+      await delay(300);
       a.pause();
 
       const settled = await rig.settled(commandId, 20_000);
