@@ -135,6 +135,9 @@ export interface paths {
          *     same epoch settled answers `already_settled` and records nothing; a command settled by
          *     another epoch (`already_settled`) or not dispatched to this one (`not_dispatched`) still
          *     has the item's events recorded under the live lease: they are what the platform showed.
+         *     A host settles an item refused `invalid_request` again on its own, after the batch, so that
+         *     command's `command.settled` follows those of the batch's later commands: the one case where
+         *     a conversation's settlements leave dispatch order.
          *
          *     A server older than this operation answers 404; a host then reports events and
          *     settlements one request at a time.
