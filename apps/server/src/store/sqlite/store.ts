@@ -456,20 +456,11 @@ export class SqliteStore implements Store {
 
   // Platform events
 
-  async recordPlatformEvents(accountId: string, events: readonly PlatformEvent[], at: number, newConversationId: () => string, view: PlatformEventView): Promise<PlatformEventsResult> {
-    try {
-      return await this.write(() => {
-        if (changesConversations(events)) this.forget();
-        const implied = events.flatMap((event) => this.applyPlatformEvent(accountId, event, at, newConversationId, view));
-        return { ok: true, recorded: events.length, events: this.insertEvents(accountId, implied) };
-      });
-    } catch (error) {
-      if (error instanceof UnknownConversation) return { ok: false, unknownConversation: error.externalId };
-      throw error;
-    }
+  recordPlatformEvents(accountId: string, events: readonly PlatformEvent[], at: number, newConversationId: () => string, view: PlatformEventView): Promise<PlatformEventsResult> {
+    return this.write(() => this.recordWithin(accountId, events, at, newConversationId, view));
   }
 
-  /** `recordPlatformEvents` inside a write, in a savepoint of its own: an unknown conversation rolls back only these events. */
+  /** The events' state changes and stream events, in a savepoint of their own: an unknown conversation rolls back only these events. */
   private recordWithin(accountId: string, events: readonly PlatformEvent[], at: number, newConversationId: () => string, view: PlatformEventView): PlatformEventsResult {
     this.sql('SAVEPOINT e').run();
     try {
