@@ -116,10 +116,13 @@ export function webhookStoreSuite(name: string, factory: () => Promise<Store>, r
       const { account, endpoint } = await setup();
       const [e1, e2] = await append(account.id, 2);
       const [claim] = await hooks.claimDue('a', T0, TTL, 10);
+      // The worker records an endpoint's attempts one at a time (a pool's connections would
+      // commit two at once in either order), while stream writes come at any moment.
+      const delivering = hooks.recordAttempt({ endpointId: endpoint.id, token: claim!.token, cursor: endpoint.cursor, delivery: attempt(e1!.id), outcome: { kind: 'delivered', claimUntil: T0 + TTL } });
       const [delivered, appended, failed] = await Promise.all([
-        hooks.recordAttempt({ endpointId: endpoint.id, token: claim!.token, cursor: endpoint.cursor, delivery: attempt(e1!.id), outcome: { kind: 'delivered', claimUntil: T0 + TTL } }),
+        delivering,
         append(account.id),
-        hooks.recordAttempt({ endpointId: endpoint.id, token: claim!.token, cursor: e1!.id, delivery: attempt(e2!.id, 500), outcome: { kind: 'retry', at: T0 + 5_000, failingSince: T0 } }),
+        delivering.then(() => hooks.recordAttempt({ endpointId: endpoint.id, token: claim!.token, cursor: e1!.id, delivery: attempt(e2!.id, 500), outcome: { kind: 'retry', at: T0 + 5_000, failingSince: T0 } })),
       ]);
       expect(delivered.endpoint!.cursor).toBe(e1!.id);
       expect(failed.endpoint).toMatchObject({ cursor: e1!.id, attempt: 1 });

@@ -1,9 +1,9 @@
-import type { TransactionSql } from 'postgres';
 import type { PlatformEvent } from '@switchboard/contracts';
 import type { CommandRecord, EventRecord, NewEvent, SettleResult, Settlement } from '../types.ts';
 import { command, type Row } from '../rows.ts';
 import { announcesConversationOf } from '../platform.ts';
 import { applyPlatformEvent, cacheChanged, insertEvents, isLiveEpoch } from './store.ts';
+import type { Tx } from './transaction.ts';
 
 /** What the batch read and locked in its first round trip, and what it learned since. */
 interface BatchContext {
@@ -27,11 +27,11 @@ interface BatchContext {
  * Settles a batch in one transaction (the caller's): each item in order, with its platform
  * events first. The lease, the batch's commands and the conversations its events name are read
  * and locked in one round trip (in that order, as a single settlement locks them). Every stream
- * event of the batch is appended at the end, in the batch's order, so the account's row lock
- * (insertEvents) is held only for that insert and the COMMIT; the commands' updates go out
- * pipelined with it. Returns whether a conversation row changed, for the read cache.
+ * event of the batch is appended at the end, in the batch's order, pipelined with the commands'
+ * updates and the COMMIT, so the account's row lock (insertEvents) is held for one round trip.
+ * Returns whether a conversation row changed, for the read cache.
  */
-export async function settleBatch(tx: TransactionSql, settlements: readonly Settlement[]): Promise<{ results: SettleResult[]; conversationsChanged: boolean }> {
+export async function settleBatch(tx: Tx, settlements: readonly Settlement[]): Promise<{ results: SettleResult[]; conversationsChanged: boolean }> {
   const first = settlements[0];
   if (!first) return { results: [], conversationsChanged: false };
   const { accountId } = first;
@@ -62,15 +62,15 @@ export async function settleBatch(tx: TransactionSql, settlements: readonly Sett
     if (result.outcome === 'settled') settledAt.push([results.length, ctx.appends.length - 1]);
     results.push(result);
   }
-  const [records] = await Promise.all([insertEvents(tx, accountId, ctx.appends), ...ctx.updates]);
-  // Always the transaction's last lock (see cacheChanged).
-  if (ctx.changed.conversations) await cacheChanged(tx);
+  // The updates, the appends, the version bump (always the last lock, see cacheChanged) and
+  // COMMIT go in one round trip.
+  const [records] = await Promise.all([insertEvents(tx, accountId, ctx.appends), ...ctx.updates, ctx.changed.conversations && cacheChanged(tx), tx.commit()]);
   for (const [r, a] of settledAt) results[r] = { ...(results[r] as Extract<SettleResult, { outcome: 'settled' }>), event: records[a]! };
   return { results, conversationsChanged: ctx.changed.conversations };
 }
 
 /** One settlement; its stream events (platform events, then command.settled) go onto the batch's appends. */
-async function settleOne(tx: TransactionSql, s: Settlement, ctx: BatchContext): Promise<SettleResult> {
+async function settleOne(tx: Tx, s: Settlement, ctx: BatchContext): Promise<SettleResult> {
   const again = ctx.handled.has(s.commandId);
   ctx.handled.add(s.commandId);
   const row = again

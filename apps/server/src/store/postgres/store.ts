@@ -1,4 +1,4 @@
-import postgres, { type Sql, type TransactionSql } from 'postgres';
+import postgres, { type Sql } from 'postgres';
 import { timingSafeEqual } from 'node:crypto';
 import type { PlatformEvent } from '@switchboard/contracts';
 import {
@@ -32,6 +32,7 @@ import { heldVote, poll, pollContent, pollVote, voteApplies } from '../polls.ts'
 import { ReadCache } from './cache.ts';
 import { AcceptBatches } from './accept.ts';
 import { settleBatch } from './settle.ts';
+import { transaction, type Tx } from './transaction.ts';
 
 export interface PostgresOptions {
   url: string;
@@ -55,7 +56,6 @@ class UnknownConversation extends Error {
   }
 }
 
-type Tx = TransactionSql;
 
 /**
  * The PostgreSQL store, for one or many server replicas on one database. Every write is one
@@ -112,7 +112,7 @@ export class PostgresStore implements Store, ChangeFeed {
 
   /** One transaction; a database failure (not the caller's own error) becomes a StoreError. */
   private write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.committed(this.sql.begin(fn) as Promise<T>);
+    return this.committed(transaction(this.sql, fn));
   }
 
   /** A write that is one statement, its own transaction: no BEGIN and COMMIT round trips. */
@@ -297,9 +297,9 @@ export class PostgresStore implements Store, ChangeFeed {
   dispatchCommands(accountId: string, epoch: number, max: number, holding: readonly string[], now: number): Promise<CommandRecord[] | null> {
     return this.write(async (tx) => {
       // Fencing: the lease row stays share-locked until COMMIT, so no new epoch can be granted
-      // between this check and the dispatch it allows. Both statements go in one round trip
-      // (pipelined, in this order); the update rechecks the epoch under the lock, so it marks
-      // nothing when the check fails.
+      // between this check and the dispatch it allows. BEGIN, both statements and COMMIT go in
+      // one round trip (pipelined, in this order); the update rechecks the epoch under the lock,
+      // so it marks nothing when the check fails.
       const [live, , rows] = await Promise.all([
         isLiveEpoch(tx, accountId, epoch, now),
         // The COMMIT does not wait for the WAL flush: a dispatch mark lost to a crash only hands the command out again (connector.yaml, Dispatch).
@@ -311,6 +311,7 @@ export class PostgresStore implements Store, ChangeFeed {
                   AND EXISTS (SELECT 1 FROM leases WHERE account_id = ${accountId} AND epoch = ${epoch} AND expires_at > ${now})
                 ORDER BY id LIMIT ${max} FOR UPDATE SKIP LOCKED) pick
           WHERE c.id = pick.id RETURNING c.*`,
+        tx.commit(),
       ]);
       if (!live) return null;
       return rows.map(command).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -337,8 +338,8 @@ export class PostgresStore implements Store, ChangeFeed {
         const implied: NewEvent[] = [];
         const changed = { conversations: false };
         for (const event of events) implied.push(...await applyPlatformEvent(tx, accountId, event, at, newConversationId, view, changed));
-        const appended = await insertEvents(tx, accountId, implied);
-        if (changed.conversations) await cacheChanged(tx);
+        // The appends, the version bump (the last lock) and COMMIT go in one round trip.
+        const [appended] = await Promise.all([insertEvents(tx, accountId, implied), changed.conversations && cacheChanged(tx), tx.commit()]);
         return { ok: true, recorded: events.length, events: appended };
       });
     } catch (error) {
@@ -362,7 +363,7 @@ export class PostgresStore implements Store, ChangeFeed {
   // Events
 
   appendEvents(accountId: string, events: NewEvent[]): Promise<EventRecord[]> {
-    return this.write((tx) => insertEvents(tx, accountId, events));
+    return this.write(async (tx) => (await Promise.all([insertEvents(tx, accountId, events), tx.commit()]))[0]);
   }
 
   readEvents(accountId: string, after: number, limit: number): Promise<EventRecord[]> {
@@ -560,29 +561,31 @@ export async function cacheChanged(tx: Tx): Promise<void> {
 }
 
 /**
- * Takes ids from the shared sequence while holding the account's row lock, which is kept until
- * COMMIT: the account's appends take their ids and commit in one order, so a reader that sees
- * id n has already seen every id of the account below n. Done last in its transaction, so the
- * lock is held only for the insert and the COMMIT.
+ * Appends `events` under the account's row lock, kept until COMMIT: the account's appends take
+ * their ids and commit in one order, so a reader that sees id n has already seen every id of the
+ * account below n. Its statements all go out at once, the lock first (granted before the ids are
+ * taken), so the caller sends COMMIT with them (`tx.commit()`) and the lock is held for that one
+ * round trip. The ids are taken in one statement and given to the events in order.
  */
 export async function insertEvents(tx: Tx, accountId: string, events: NewEvent[]): Promise<EventRecord[]> {
   if (events.length === 0) return [];
-  // Pipelined, in this order: the lock is granted before the ids are taken. A missing account
-  // wastes the ids it took; its transaction rolls back.
-  const [[locked], taken] = await Promise.all([
+  const input = events.map((e) => ({ type: e.type, time: e.time, data: JSON.stringify(e.data) }));
+  const [[locked], [appended]] = await Promise.all([
     tx`SELECT id FROM accounts WHERE id = ${accountId} FOR NO KEY UPDATE`,
-    tx`SELECT nextval('event_ids') AS id FROM generate_series(1, ${events.length})`,
-  ]);
-  if (!locked) throw new StoreError(`no account "${accountId}" to append events to`);
-  const ids = taken.map((r) => Number(r.id)).sort((x, y) => x - y);
-  const records = events.map((e, i) => ({ id: ids[i]!, accountId, type: e.type, time: e.time, data: e.data }));
-  const rows = records.map((r) => ({ account_id: accountId, id: r.id, type: r.type, time: r.time, data: JSON.stringify(r.data) }));
-  await Promise.all([
-    tx`UPDATE accounts SET last_event_id = ${ids.at(-1)!} WHERE id = ${accountId}`,
-    tx`INSERT INTO events ${tx(rows, 'account_id', 'id', 'type', 'time', 'data')}`,
+    tx`WITH ids AS (SELECT nextval('event_ids') AS id FROM generate_series(1, ${events.length})),
+        numbered AS (SELECT id, row_number() OVER (ORDER BY id) AS n FROM ids),
+        input AS (SELECT * FROM ROWS FROM (jsonb_to_recordset(${tx.json(input)}::jsonb) AS (type text, time bigint, data text)) WITH ORDINALITY AS t(type, time, data, n)),
+        appended AS (INSERT INTO events (account_id, id, type, time, data)
+          SELECT ${accountId}, numbered.id, input.type, input.time, input.data FROM numbered JOIN input USING (n)
+          WHERE EXISTS (SELECT 1 FROM accounts WHERE id = ${accountId}) RETURNING id)
+      UPDATE accounts SET last_event_id = (SELECT max(id) FROM appended) WHERE id = ${accountId}
+      RETURNING (SELECT array_agg(id ORDER BY id) FROM appended) AS ids`,
     notify(tx, 'events', accountId),
   ]);
-  return records;
+  // Nothing was appended (the insert checks the account too), whether or not COMMIT went with it.
+  if (!locked || !appended) throw new StoreError(`no account "${accountId}" to append events to`);
+  const ids = (appended.ids as string[]).map(Number);
+  return events.map((e, i) => ({ id: ids[i]!, accountId, type: e.type, time: e.time, data: e.data }));
 }
 
 /** One platform event's state change; returns the stream event it implies, none when nothing changed. */

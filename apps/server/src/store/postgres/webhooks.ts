@@ -1,4 +1,5 @@
-import type { Sql, TransactionSql } from 'postgres';
+import type { Sql } from 'postgres';
+import type { Tx } from './transaction.ts';
 import type { EventRecord, NewEvent, Page } from '../types.ts';
 import type {
   AttemptRecord,
@@ -12,7 +13,6 @@ import type {
 } from '../webhooks.ts';
 import { delivery, endpoint, types } from '../webhook-rows.ts';
 
-type Tx = TransactionSql;
 
 /** What the PostgreSQL store lends its webhook tables: its transactions, its reads and its event append. */
 export interface PostgresAccess {

@@ -1,0 +1,35 @@
+import type { ReservedSql, Sql } from 'postgres';
+
+/**
+ * A transaction on one connection of the pool. `commit()` sends COMMIT behind the statements
+ * made in the same turn, so the last round trip of a transaction carries its COMMIT too: call
+ * it beside the transaction's last statements, with nothing after it that can fail.
+ */
+export type Tx = ReservedSql & { commit(): Promise<unknown> };
+
+/**
+ * Runs `fn` in one transaction and resolves with its result once COMMIT is answered. BEGIN goes
+ * out with `fn`'s first statements (postgres.js writes what a turn sends in one go), not in a
+ * round trip of its own as `sql.begin` does. A statement that fails aborts the transaction, so
+ * a COMMIT sent behind it rolls back; the ROLLBACK sent after any failure then only ends it.
+ */
+export async function transaction<T>(sql: Sql, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const reserved = await sql.reserve();
+  let committing: Promise<unknown> | null = null;
+  // A query is sent a few microtasks after it is made (postgres.js, and Promise.all or await
+  // around it); a tick queued now runs once those are drained, so COMMIT goes out last.
+  const commit = () => (committing ??= new Promise((resolve, reject) => process.nextTick(() => reserved`COMMIT`.execute().then(resolve, reject))));
+  const tx = Object.assign(reserved, { commit });
+  const begin = reserved`BEGIN`.execute();
+  try {
+    const result = await fn(tx);
+    await Promise.all([begin, tx.commit()]);
+    return result;
+  } catch (error) {
+    await Promise.allSettled([begin, committing]);
+    await reserved`ROLLBACK`.catch(() => undefined);
+    throw error;
+  } finally {
+    reserved.release();
+  }
+}
