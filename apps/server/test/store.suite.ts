@@ -1030,6 +1030,24 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         expect(await heard).toEqual({ kind: 'events', accountId: a.id });
       });
 
+      it('a replica hears its own commits in-process only (not again through the database), and every other replica\'s', async () => {
+        const other = await replica();
+        const a = await account();
+        const feed = store as Store & { listen?: (l: (c: { kind: string; accountId: string }) => void, r: () => void) => Promise<() => Promise<void>> };
+        const heard: string[] = [];
+        const stop = await feed.listen!((change) => heard.push(`${change.kind}:${change.accountId}`), () => undefined);
+        try {
+          await store.appendEvents(a.id, [{ type: 't', time: T0, data: 'own' }]);
+          await other.appendEvents(a.id, [{ type: 't', time: T0, data: 'other' }]);
+          // Announcements arrive in commit order: once the other's is heard, this replica's own would have been.
+          for (const deadline = Date.now() + 5_000; heard.length === 0 && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 10));
+          await new Promise((r) => setTimeout(r, 50));
+          expect(heard).toEqual([`events:${a.id}`]);
+        } finally {
+          await stop();
+        }
+      });
+
       it("intake's reads on one replica see a change resolved on another at once: revocation, pause, lease, conversation", async () => {
         const other = await replica();
         const a = await account();

@@ -2,6 +2,7 @@ import postgres, { type Sql } from 'postgres';
 import { StoreError, type AcceptResult, type NewCommand } from '../types.ts';
 import { command } from '../rows.ts';
 import { CHANNEL } from './changes.ts';
+import type { OwnAnnouncements } from './announcements.ts';
 
 interface Pending {
   input: NewCommand;
@@ -24,6 +25,8 @@ interface Pending {
 export class AcceptBatches {
   private readonly sql: Sql;
   private readonly maxInFlight: number;
+  /** The statement's NOTIFYs, expected back (announcements.ts). */
+  private readonly own: OwnAnnouncements;
   /** Commands waiting for the next statement. */
   private waiting: Pending[] = [];
   private scheduled = false;
@@ -34,8 +37,9 @@ export class AcceptBatches {
    * batch, so a loaded server sends fewer, larger statements; an idle one sends each command at
    * the end of its turn.
    */
-  constructor(sql: Sql, maxInFlight = 1) {
+  constructor(sql: Sql, own: OwnAnnouncements, maxInFlight = 1) {
     this.sql = sql;
+    this.own = own;
     this.maxInFlight = maxInFlight;
   }
 
@@ -107,7 +111,21 @@ export class AcceptBatches {
     }
   }
 
+  /** One statement; each account's NOTIFY is expected before it goes, and heard here if it was not sent. */
   private async write(items: Pending[]): Promise<AcceptResult[]> {
+    const wakes = [...new Set(items.map((item) => `c:${item.input.accountId}`))];
+    for (const payload of wakes) this.own.expect(payload);
+    let sent: ReadonlySet<string> = new Set();
+    try {
+      const results = await this.insert(items);
+      sent = new Set(results.filter((r) => r.disposition === 'queued').map((r) => `c:${r.command.accountId}`));
+      return results;
+    } finally {
+      for (const payload of wakes) if (!sent.has(payload)) this.own.failed(payload);
+    }
+  }
+
+  private async insert(items: Pending[]): Promise<AcceptResult[]> {
     const rows = items.map(({ input, keyNotBefore }) => ({
       id: input.id,
       account_id: input.accountId,

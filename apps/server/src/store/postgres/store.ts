@@ -33,6 +33,7 @@ import { ReadCache } from './cache.ts';
 import { AcceptBatches } from './accept.ts';
 import { settleBatch } from './settle.ts';
 import { transaction, type Tx } from './transaction.ts';
+import { OwnAnnouncements } from './announcements.ts';
 
 export interface PostgresOptions {
   url: string;
@@ -73,6 +74,8 @@ export class PostgresStore implements Store, ChangeFeed {
   /** Intake's reads, kept until a replica announces a change (cache.ts). */
   private readonly cache: ReadCache;
   private readonly accepts: AcceptBatches;
+  /** What this replica announced and has not heard back yet. */
+  private readonly own = new OwnAnnouncements();
 
   /** Intake's own connection (accept batches, the cache's version checks); `sql` when the pool is one connection. */
   private readonly intake: Sql;
@@ -81,7 +84,7 @@ export class PostgresStore implements Store, ChangeFeed {
     this.sql = sql;
     this.intake = intake;
     this.cache = new ReadCache(sql, intake);
-    this.accepts = new AcceptBatches(intake);
+    this.accepts = new AcceptBatches(intake, this.own);
     this.webhooks = new PostgresWebhookStore({ write: (fn) => this.write(fn), statement: (fn) => this.statement(fn), read: (fn) => this.read(fn), insertEvents });
   }
 
@@ -112,7 +115,13 @@ export class PostgresStore implements Store, ChangeFeed {
 
   /** One transaction; a database failure (not the caller's own error) becomes a StoreError. */
   private write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.committed(transaction(this.sql, fn));
+    const announced: string[] = [];
+    const run = transaction(this.sql, fn, (payload) => {
+      this.own.expect(payload);
+      announced.push(payload);
+    });
+    run.catch(() => { for (const payload of announced) this.own.failed(payload); });
+    return this.committed(run);
   }
 
   /** A write that is one statement, its own transaction: no BEGIN and COMMIT round trips. */
@@ -149,10 +158,14 @@ export class PostgresStore implements Store, ChangeFeed {
   }
 
   async listen(listener: ChangeListener, onReconnect: () => void): Promise<() => Promise<void>> {
-    const { unlisten } = await this.sql.listen(CHANNEL, (payload) => {
+    this.own.listen((payload) => {
       const change = parseChange(payload);
       if (change) listener(change);
-    }, onReconnect);
+    });
+    const { unlisten } = await this.sql.listen(CHANNEL, (payload) => this.own.heard(payload), () => {
+      this.own.reset();
+      onReconnect();
+    });
     return unlisten;
   }
 
@@ -549,7 +562,9 @@ async function retentionTurn(tx: Tx): Promise<boolean> {
 
 /** Delivered at COMMIT, and only if the transaction commits. */
 async function notify(tx: Tx, kind: 'commands' | 'events', accountId: string): Promise<void> {
-  await tx`SELECT pg_notify(${CHANNEL}, ${`${kind === 'commands' ? 'c' : 'e'}:${accountId}`})`;
+  const payload = `${kind === 'commands' ? 'c' : 'e'}:${accountId}`;
+  tx.announce(payload);
+  await tx`SELECT pg_notify(${CHANNEL}, ${payload})`;
 }
 
 /**

@@ -5,7 +5,11 @@ import type { ReservedSql, Sql } from 'postgres';
  * made in the same turn, so the last round trip of a transaction carries its COMMIT too: call
  * it beside the transaction's last statements, with nothing after it that can fail.
  */
-export type Tx = ReservedSql & { commit(): Promise<unknown> };
+export type Tx = ReservedSql & {
+  commit(): Promise<unknown>;
+  /** Records a NOTIFY payload the transaction sends (see announcements.ts). */
+  announce(payload: string): void;
+};
 
 /**
  * Runs `fn` in one transaction and resolves with its result once COMMIT is answered. BEGIN goes
@@ -13,13 +17,13 @@ export type Tx = ReservedSql & { commit(): Promise<unknown> };
  * round trip of its own as `sql.begin` does. A statement that fails aborts the transaction, so
  * a COMMIT sent behind it rolls back; the ROLLBACK sent after any failure then only ends it.
  */
-export async function transaction<T>(sql: Sql, fn: (tx: Tx) => Promise<T>): Promise<T> {
+export async function transaction<T>(sql: Sql, fn: (tx: Tx) => Promise<T>, announce: (payload: string) => void = () => undefined): Promise<T> {
   const reserved = await sql.reserve();
   let committing: Promise<unknown> | null = null;
   // A query is sent a few microtasks after it is made (postgres.js, and Promise.all or await
   // around it); a tick queued now runs once those are drained, so COMMIT goes out last.
   const commit = () => (committing ??= new Promise((resolve, reject) => process.nextTick(() => reserved`COMMIT`.execute().then(resolve, reject))));
-  const tx = Object.assign(reserved, { commit });
+  const tx = Object.assign(reserved, { commit, announce });
   const begin = reserved`BEGIN`.execute();
   try {
     const result = await fn(tx);
