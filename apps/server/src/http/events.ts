@@ -139,10 +139,13 @@ async function stream(services: Services, accountId: string, after: number | nul
       pending = false;
       for (;;) {
         const events = await services.store.readEvents(accountId, cursor, BATCH);
-        for (const event of events) {
-          if (closed) return;
-          await write(`id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(toEnvelope(event))}\n\n`);
-          cursor = event.id;
+        if (closed) return;
+        if (events.length > 0) {
+          // A page in one write: one syscall, not one per event.
+          let page = '';
+          for (const event of events) page += `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(toEnvelope(event))}\n\n`;
+          await write(page);
+          cursor = events.at(-1)!.id;
         }
         if (events.length < BATCH) break;
       }
