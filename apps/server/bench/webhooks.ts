@@ -17,6 +17,7 @@ const BACKLOG = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 2000);
 const ENDPOINTS = 100;
 const RATE = Number(process.env.BENCH_WEBHOOK_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_DURATION ?? 8);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 /** BENCH_WEBHOOK_DRAIN=0: only the steady rate (the drains take most of a run). */
 const DRAIN = process.env.BENCH_WEBHOOK_DRAIN !== '0';
@@ -28,7 +29,7 @@ const BUILDS: Array<[string, string]> = [
 
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
 
-interface Figures { one: number; many: number; p50: number; p99: number; intake99: number; answered99: number; load: number }
+interface Figures { one: number; many: number; p50: number; p99: number; intake99: number; answered99: number; cold99: number; load: number }
 
 /** One server (one build, one store) through the three measurements. */
 async function measure(entry: string, env: Record<string, string>): Promise<Figures> {
@@ -78,12 +79,22 @@ async function measure(entry: string, env: Record<string, string>): Promise<Figu
     return (n * events) / ((performance.now() - started) / 1000);
   }
 
-  /** Commit-to-delivery delay at a steady rate: one event per report, RATE a second. */
-  async function steady(): Promise<{ p50: number; p99: number; intake99: number; answered99: number }> {
+  /**
+   * Commit-to-delivery delay at a steady rate: one event per report, RATE a second, after
+   * WARMUP_SECONDS at that rate (its own p99 is the cold server's: V8 not yet compiled, the
+   * database connections preparing their statements on first use).
+   */
+  async function steady(): Promise<{ p50: number; p99: number; intake99: number; answered99: number; cold99: number }> {
     const { account, epoch, ids } = await setup(1);
     await call(account.apiKey, 'PATCH', `/v1/webhook-endpoints/${ids[0]}`, { enabled: true });
+    const cold = await timed(account.connectorKey, epoch, RATE * WARMUP_SECONDS);
+    const warm = await timed(account.connectorKey, epoch, RATE * SECONDS);
+    return { ...warm, cold99: cold.p99 };
+  }
+
+  /** `total` events reported at RATE a second, each delivered once: the delays' p50 and p99. */
+  async function timed(connectorKey: string, epoch: number, total: number): Promise<{ p50: number; p99: number; intake99: number; answered99: number }> {
     const before = receiver.deliveries.length;
-    const total = RATE * SECONDS;
     const start = performance.now();
     /** Each report's own round trip: the event's commit, which the delivery delay includes. */
     const intake: number[] = [];
@@ -94,7 +105,7 @@ async function measure(entry: string, env: Record<string, string>): Promise<Figu
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       const sent = performance.now();
       const name = `bench-${sequence + 1}`;
-      void report(account.connectorKey, epoch, 1).then(() => {
+      void report(connectorKey, epoch, 1).then(() => {
         intake.push(performance.now() - sent);
         answered.set(name, Date.now());
       });
@@ -112,8 +123,8 @@ async function measure(entry: string, env: Record<string, string>): Promise<Figu
   try {
     const one = DRAIN ? await drain(1, BACKLOG) : NaN;
     const many = DRAIN ? await drain(ENDPOINTS, BACKLOG / 20) : NaN;
-    const { p50, p99, intake99, answered99 } = await steady();
-    return { one, many, p50, p99, intake99, answered99, load: loadavg()[0]! };
+    const { p50, p99, intake99, answered99, cold99 } = await steady();
+    return { one, many, p50, p99, intake99, answered99, cold99, load: loadavg()[0]! };
   } finally {
     await receiver.close();
     await server.stop();
@@ -122,7 +133,7 @@ async function measure(entry: string, env: Record<string, string>): Promise<Figu
 }
 
 console.log(styleText('bold', `webhook bench: loopback, production build, one receiver (node:http, answers 204); ${ROUNDS} round(s)`));
-console.log(`columns: a backlog of ${BACKLOG} events to 1 endpoint, of ${BACKLOG / 20} events to each of ${ENDPOINTS} endpoints (deliveries/s); commit to delivery at ${RATE} events/s for ${SECONDS} s (target p99 < 50 ms), the p99 of the reports' own round trips (the events' commits) and of delivery after the report's answer; 1-minute load average after`);
+console.log(`columns: a backlog of ${BACKLOG} events to 1 endpoint, of ${BACKLOG / 20} events to each of ${ENDPOINTS} endpoints (deliveries/s); commit to delivery at ${RATE} events/s for ${SECONDS} s after ${WARMUP_SECONDS} s at that rate (target p99 < 50 ms) and the warm-up's own p99 (a cold server), the p99 of the reports' own round trips (the events' commits) and of delivery after the report's answer; 1-minute load average after`);
 const embedded = STORES.includes('postgres') && !process.env[TEST_DATABASE_URL] ? await startEmbeddedPostgres({ durable: true }) : null;
 if (embedded) process.env[TEST_DATABASE_URL] = embedded.url;
 try {
@@ -133,7 +144,7 @@ try {
         const env: Record<string, string> = store === 'postgres' ? { SWITCHBOARD_DATABASE_URL: await testDatabase(`bench-webhooks-${Date.now()}-${++databases}`) } : {};
         const f = await measure(entry, env);
         const verdict = f.p99 < 50 ? styleText('green', 'met') : styleText('red', 'missed');
-        console.log(`${store.padEnd(9)} ${build.padEnd(11)} 1 endpoint ${f.one.toFixed(0).padStart(5)}/s   100 endpoints ${f.many.toFixed(0).padStart(5)}/s   p50 ${String(f.p50).padStart(6)} ms   p99 ${String(f.p99).padStart(6)} ms (${verdict})   report p99 ${String(f.intake99).padStart(4)} ms   after its answer p99 ${String(f.answered99).padStart(5)} ms   load ${f.load.toFixed(1)}`);
+        console.log(`${store.padEnd(9)} ${build.padEnd(11)} 1 endpoint ${f.one.toFixed(0).padStart(5)}/s   100 endpoints ${f.many.toFixed(0).padStart(5)}/s   p50 ${String(f.p50).padStart(6)} ms   p99 ${String(f.p99).padStart(6)} ms (${verdict})   cold p99 ${String(f.cold99).padStart(5)} ms   report p99 ${String(f.intake99).padStart(4)} ms   after its answer p99 ${String(f.answered99).padStart(5)} ms   load ${f.load.toFixed(1)}`);
       }
     }
   }
