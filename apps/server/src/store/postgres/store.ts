@@ -115,10 +115,12 @@ export class PostgresStore implements Store, ChangeFeed {
 
   /** One transaction; a database failure (not the caller's own error) becomes a StoreError. */
   private write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    const announced: string[] = [];
+    // PostgreSQL delivers a payload sent twice in one transaction once: it is expected once.
+    const announced = new Set<string>();
     const run = transaction(this.sql, fn, (payload) => {
+      if (announced.has(payload)) return;
+      announced.add(payload);
       this.own.expect(payload);
-      announced.push(payload);
     });
     run.catch(() => { for (const payload of announced) this.own.failed(payload); });
     return this.committed(run);
@@ -308,26 +310,24 @@ export class PostgresStore implements Store, ChangeFeed {
   }
 
   dispatchCommands(accountId: string, epoch: number, max: number, holding: readonly string[], now: number): Promise<CommandRecord[] | null> {
-    return this.write(async (tx) => {
-      // Fencing: the lease row stays share-locked until COMMIT, so no new epoch can be granted
-      // between this check and the dispatch it allows. BEGIN, both statements and COMMIT go in
-      // one round trip (pipelined, in this order); the update rechecks the epoch under the lock,
-      // so it marks nothing when the check fails.
-      const [live, , rows] = await Promise.all([
-        isLiveEpoch(tx, accountId, epoch, now),
-        // The COMMIT does not wait for the WAL flush: a dispatch mark lost to a crash only hands the command out again (connector.yaml, Dispatch).
-        tx`SELECT set_config('synchronous_commit', 'off', true)`,
-        tx`UPDATE commands c SET dispatch_epoch = ${epoch}
-          FROM (SELECT id FROM commands WHERE account_id = ${accountId} AND status = 'queued'
+    // One statement, its own transaction: one round trip. Fencing: the lease row is share-locked
+    // until it commits, so no new epoch can be granted between the check and the dispatch it
+    // allows; the update marks nothing when the check fails. The COMMIT does not wait for the WAL
+    // flush: a dispatch mark lost to a crash only hands the command out again (connector.yaml,
+    // Dispatch). One row with `live` null: not the live epoch; with `id` null: nothing to hand out.
+    return this.statement(async (sql) => {
+      const rows = await sql`WITH unsynced AS (SELECT set_config('synchronous_commit', 'off', true)),
+          live AS (SELECT epoch FROM leases WHERE account_id = ${accountId} AND epoch = ${epoch} AND expires_at > ${now} FOR SHARE),
+          pick AS (SELECT id FROM commands WHERE account_id = ${accountId} AND status = 'queued'
                   AND (dispatch_epoch IS NULL OR dispatch_epoch < ${epoch}
-                    OR (dispatch_epoch = ${epoch} AND id NOT IN (SELECT jsonb_array_elements_text(${tx.json([...holding])}))))
-                  AND EXISTS (SELECT 1 FROM leases WHERE account_id = ${accountId} AND epoch = ${epoch} AND expires_at > ${now})
-                ORDER BY id LIMIT ${max} FOR UPDATE SKIP LOCKED) pick
-          WHERE c.id = pick.id RETURNING c.*`,
-        tx.commit(),
-      ]);
-      if (!live) return null;
-      return rows.map(command).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+                    OR (dispatch_epoch = ${epoch} AND id NOT IN (SELECT jsonb_array_elements_text(${sql.json([...holding])}))))
+                  AND EXISTS (SELECT 1 FROM live)
+                ORDER BY id LIMIT ${max} FOR UPDATE SKIP LOCKED),
+          marked AS (UPDATE commands c SET dispatch_epoch = ${epoch} FROM pick WHERE c.id = pick.id RETURNING c.*)
+        SELECT live.epoch AS live, marked.* FROM (SELECT count(*) FROM unsynced) once
+          LEFT JOIN live ON true LEFT JOIN marked ON true`;
+      if (rows[0]?.live == null) return null;
+      return rows.filter((r) => r.id !== null).map(command).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     });
   }
 
@@ -351,8 +351,8 @@ export class PostgresStore implements Store, ChangeFeed {
         const implied: NewEvent[] = [];
         const changed = { conversations: false };
         for (const event of events) implied.push(...await applyPlatformEvent(tx, accountId, event, at, newConversationId, view, changed));
-        // The appends, the version bump (the last lock) and COMMIT go in one round trip.
-        const [appended] = await Promise.all([insertEvents(tx, accountId, implied), changed.conversations && cacheChanged(tx), tx.commit()]);
+        // The appends and the version bump (the last lock) go in one round trip.
+        const [appended] = await Promise.all([insertEvents(tx, accountId, implied), changed.conversations && cacheChanged(tx)]);
         return { ok: true, recorded: events.length, events: appended };
       });
     } catch (error) {
@@ -376,7 +376,7 @@ export class PostgresStore implements Store, ChangeFeed {
   // Events
 
   appendEvents(accountId: string, events: NewEvent[]): Promise<EventRecord[]> {
-    return this.write(async (tx) => (await Promise.all([insertEvents(tx, accountId, events), tx.commit()]))[0]);
+    return this.write((tx) => insertEvents(tx, accountId, events));
   }
 
   readEvents(accountId: string, after: number, limit: number): Promise<EventRecord[]> {
@@ -579,8 +579,8 @@ export async function cacheChanged(tx: Tx): Promise<void> {
  * Appends `events` under the account's row lock, kept until COMMIT: the account's appends take
  * their ids and commit in one order, so a reader that sees id n has already seen every id of the
  * account below n. Its statements all go out at once, the lock first (granted before the ids are
- * taken), so the caller sends COMMIT with them (`tx.commit()`) and the lock is held for that one
- * round trip. The ids are taken in one statement and given to the events in order.
+ * taken), so the lock is held for that one round trip and the COMMIT. The ids are taken in the
+ * insert and given to the events in order.
  */
 export async function insertEvents(tx: Tx, accountId: string, events: NewEvent[]): Promise<EventRecord[]> {
   if (events.length === 0) return [];
@@ -597,7 +597,7 @@ export async function insertEvents(tx: Tx, accountId: string, events: NewEvent[]
       RETURNING (SELECT array_agg(id ORDER BY id) FROM appended) AS ids`,
     notify(tx, 'events', accountId),
   ]);
-  // Nothing was appended (the insert checks the account too), whether or not COMMIT went with it.
+  // Nothing was appended (the insert checks the account too).
   if (!locked || !appended) throw new StoreError(`no account "${accountId}" to append events to`);
   const ids = (appended.ids as string[]).map(Number);
   return events.map((e, i) => ({ id: ids[i]!, accountId, type: e.type, time: e.time, data: e.data }));
