@@ -2,7 +2,8 @@
  * End-to-end settle latency: from a client's POST /v1/commands/message.send to its command event
  * on the SSE stream (GET /v1/events), through the real server process and one real connector
  * host process driving a zero-latency simulator. Load is offered open-loop at a fixed rate, so a
- * slow answer does not slow the arrivals down.
+ * slow answer does not slow the arrivals down. Beside the latency it prints where the time goes
+ * (split at the server's timestamps) and the server's and the host's CPU per command.
  *
  * Runs on the embedded SQLite store, then on PostgreSQL (embedded from npm with fsync and
  * synchronous commit on, as production runs it, or the server SWITCHBOARD_TEST_DATABASE_URL
@@ -16,7 +17,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { postCommand, removeDataDir, startHost, startServer } from '@switchboard/testkit';
+import { cpuSeconds, postCommand, removeDataDir, startHost, startServer } from '@switchboard/testkit';
 import { dropTestDatabase, startEmbeddedPostgres, testDatabase, TEST_DATABASE_URL } from '@switchboard/testkit/postgres';
 import { SimulatedPlatform } from '../src/driver/simulator/platform.ts';
 import { openEventStream } from '../test/stream.ts';
@@ -62,8 +63,13 @@ async function bench(storeName: string, storeEnv: Record<string, string>): Promi
     const target = { kind: 'conversation', conversationId: received.data.conversationId };
 
     const settledAt = new Map<string, number>();
+    /** Wall-clock times beside the server's timestamps: when each command was sent, and its event seen. */
+    const sentWall = new Map<Promise<string>, number>();
+    const seenWall = new Map<string, number>();
     stream.onEvent((event, at) => {
-      if (event.type === 'command.settled') settledAt.set(event.data.commandId, at);
+      if (event.type !== 'command.settled') return;
+      settledAt.set(event.data.commandId, at);
+      seenWall.set(event.data.commandId, Date.now());
     });
 
     /** Offers `count` commands at RATE per second; resolves with each one's send time and id. */
@@ -79,13 +85,13 @@ async function bench(storeName: string, storeEnv: Record<string, string>): Promi
         if (wait > 1) await sleep(wait);
         const sent = performance.now();
         started.push(sent);
-        ids.push(
-          postCommand(server.url, account.apiKey, 'message.send', { target, payload: { text: `bench ${i}` } }).then((answer) => {
-            if (answer.status !== 202) throw new Error(`POST answered ${answer.status}: ${JSON.stringify(answer.body)}`);
-            acks.push(performance.now() - sent);
-            return answer.body.commandId as string;
-          }),
-        );
+        const id = postCommand(server.url, account.apiKey, 'message.send', { target, payload: { text: `bench ${i}` } }).then((answer) => {
+          if (answer.status !== 202) throw new Error(`POST answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+          acks.push(performance.now() - sent);
+          return answer.body.commandId as string;
+        });
+        sentWall.set(id, Date.now());
+        ids.push(id);
       }
       return { started, ids, acks };
     }
@@ -103,9 +109,13 @@ async function bench(storeName: string, storeEnv: Record<string, string>): Promi
     await allSettled(await Promise.all(warm.ids), 30_000);
 
     process.stdout.write(`measuring: ${SECONDS} s at ${RATE} commands/s offered\n`);
+    const pids = [server.child.pid!, host.child.pid!];
+    const cpu0 = pids.map((pid) => cpuSeconds(pid));
     const run = await offer(RATE * SECONDS);
     const ids = await Promise.all(run.ids);
     await allSettled(ids, 60_000);
+    const cpuMs = pids.map((pid, i) => ((cpuSeconds(pid) - cpu0[i]!) * 1000) / ids.length);
+    const segments = await whereTheTimeGoes(run.ids, ids);
 
     const latencies = ids.map((id, i) => settledAt.get(id)! - run.started[i]!).sort((a, b) => a - b);
     const acks = [...run.acks].sort((a, b) => a - b);
@@ -127,10 +137,34 @@ async function bench(storeName: string, storeEnv: Record<string, string>): Promi
         `  202 ack           p50 ${ms(percentile(acks, 50))}   p99 ${ms(percentile(acks, 99))}`,
         `  settle latency    p50 ${ms(p50)}   p90 ${ms(percentile(latencies, 90))}   p99 ${ms(p99)}   max ${ms(latencies.at(-1)!)}`,
         `  targets           p50 < 5 ms: ${p50 < 5 ? 'met' : 'MISSED'}   p99 < 25 ms: ${p99 < 25 ? 'met' : 'MISSED'}`,
+        `  where it goes     ${segments}`,
+        `  CPU per command   server ${ms(cpuMs[0]!)}, host ${ms(cpuMs[1]!)} (user + system, all threads)`,
         '',
       ].join('\n'),
     );
     stream.close();
+
+    /**
+     * Every 4th command split at the server's own timestamps (ms): POST to accepted (`createdAt`),
+     * accepted to settled (`settledAt`: the settlement's arrival, before its transaction), and
+     * settled to its event read off the stream. The clocks are one machine's.
+     */
+    async function whereTheTimeGoes(sent: Array<Promise<string>>, commandIds: string[]): Promise<string> {
+      const parts: [string, number[]][] = [['POST → accepted', []], ['accepted → settled', []], ['settled → on the stream', []]];
+      for (let i = 0; i < commandIds.length; i += 4) {
+        const read = await fetch(`${server.url}/v1/commands/${commandIds[i]}`, { headers: { authorization: `Bearer ${account.apiKey}` } });
+        const command = (await read.json()) as { createdAt: string; settledAt: string };
+        const created = Date.parse(command.createdAt);
+        const settled = Date.parse(command.settledAt);
+        parts[0]![1].push(created - sentWall.get(sent[i]!)!);
+        parts[1]![1].push(settled - created);
+        parts[2]![1].push(seenWall.get(commandIds[i]!)! - settled);
+      }
+      return parts.map(([name, values]) => {
+        values.sort((a, b) => a - b);
+        return `${name} p50 ${percentile(values, 50)} p99 ${percentile(values, 99)}`;
+      }).join(';  ') + ' (ms)';
+    }
   } finally {
     // Also when the run fails: a host left behind would keep polling.
     await host?.stop();

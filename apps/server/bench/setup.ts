@@ -26,12 +26,6 @@ export async function benchRequest(server: ServerProcess): Promise<BenchRequest>
   };
 }
 
-/** User plus system CPU seconds the processes have used so far. */
-export function cpuSeconds(...pids: number[]): number {
-  return pids.reduce((sum, pid) => {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return sum + (Number(fields[11]) + Number(fields[12])) / 100;
-  }, 0);
-}
+export { cpuSeconds } from '@switchboard/testkit';
 
 export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

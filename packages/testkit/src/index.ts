@@ -222,6 +222,14 @@ export function startHost(options: { url: string; connectorKey: string; hostId?:
 }
 
 /** POST /v1/commands/{type} with a JSON body (or a raw string); the answer's status, JSON body and headers. */
+/** User plus system CPU seconds the processes (all their threads) have used so far, from /proc. */
+export function cpuSeconds(...pids: number[]): number {
+  return pids.reduce((sum, pid) => {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return sum + (Number(fields[11]) + Number(fields[12])) / 100;
+  }, 0);
+}
+
 export async function postCommand(url: string, apiKey: string, type: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any; headers: Headers }> {
   const response = await fetch(`${url}/v1/commands/${type}`, {
     method: 'POST',
