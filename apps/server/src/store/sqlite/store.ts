@@ -73,8 +73,19 @@ export class SqliteStore implements Store {
   private group: Group | null = null;
   /** The connection's `synchronous` setting: FULL (true) or NORMAL; SQLite takes it only between transactions. */
   private synced = true;
-  /** Rows every command's intake reads (credential, conversation, pause, lease), kept until they change. */
-  private readonly cache = new Map<string, unknown>();
+  /**
+   * Rows every command's intake reads, kept until they change: a map per kind, keyed by strings
+   * the request already holds (an account id from the cached credential hashes once), rather than
+   * one map under keys built per read (four strings made and hashed a command).
+   */
+  private readonly cache = {
+    /** By the digest's bytes as a latin1 string. */
+    credentials: new Map<string, (CredentialRecord & { hash: Buffer }) | null>(),
+    /** By id, whichever account's (a conversation id is its primary key). */
+    conversations: new Map<string, ConversationRecord | null>(),
+    paused: new Map<string, boolean>(),
+    leases: new Map<string, LeaseRecord | null>(),
+  };
   private cacheVersion = -1;
   private versionChecked = false;
   /** The open group wrote a table the cache reads from: drop the cache again once it commits. */
@@ -114,28 +125,38 @@ export class SqliteStore implements Store {
    * Serves a read from the cache while neither this connection (see `forget`) nor another one
    * (PRAGMA data_version: the operator CLI, a second server) changed the database.
    */
-  private cached<T>(key: string, load: () => T): T {
+  private cached<T>(map: Map<string, T>, key: string, load: () => T): T {
     if (!this.versionChecked) {
       // Once per event-loop turn: what another process commits shows within a turn. Asked of the
       // writer, whose own commits leave it unchanged (the reader's moves with every one of them).
       const { data_version: version } = prepared(this.statements, this.db, 'PRAGMA data_version').get() as { data_version: number };
       if (version !== this.cacheVersion) {
-        this.cache.clear();
+        this.clearCache();
         this.cacheVersion = version;
       }
       this.versionChecked = true;
       setImmediate(() => { this.versionChecked = false; });
     }
-    if (this.cache.has(key)) return this.cache.get(key) as T;
+    // Values are never undefined (null when there is no row).
+    const hit = map.get(key);
+    if (hit !== undefined) return hit;
     const value = load();
-    if (this.cache.size >= 10_000) this.cache.clear();
-    this.cache.set(key, value);
+    if (map.size >= 10_000) map.clear();
+    map.set(key, value);
     return value;
+  }
+
+  private clearCache(): void {
+    const { credentials, conversations, paused, leases } = this.cache;
+    credentials.clear();
+    conversations.clear();
+    paused.clear();
+    leases.clear();
   }
 
   /** Drops cached reads when a write touches a table they come from, and again when it commits. */
   private forget(): void {
-    this.cache.clear();
+    this.clearCache();
     this.cacheStale = true;
   }
 
@@ -195,7 +216,7 @@ export class SqliteStore implements Store {
    */
   private lose(group: Group, cause: unknown): void {
     this.group = null;
-    if (this.cacheStale) this.cache.clear();
+    if (this.cacheStale) this.clearCache();
     this.cacheStale = false;
     const failure = new StoreError('the transaction was rolled back', { cause });
     for (const waiter of group.waiters) waiter.reject(failure);
@@ -249,7 +270,7 @@ export class SqliteStore implements Store {
       for (const waiter of group.waiters) waiter.reject(failure);
       return;
     } finally {
-      if (this.cacheStale) this.cache.clear();
+      if (this.cacheStale) this.clearCache();
       this.cacheStale = false;
     }
     for (const waiter of group.waiters) waiter.resolve();
@@ -305,7 +326,7 @@ export class SqliteStore implements Store {
   }
 
   isOutboundPaused(accountId: string): Promise<boolean> {
-    return this.read(() => this.cached(`paused:${accountId}`, () => {
+    return this.read(() => this.cached(this.cache.paused, accountId, () => {
       const row = this.query(
         "SELECT (SELECT outbound_paused FROM accounts WHERE id = ?) AS account, (SELECT value FROM settings WHERE key = 'outbound_paused') AS global",
       ).get(accountId) as { account: number | null; global: string | null };
@@ -328,7 +349,7 @@ export class SqliteStore implements Store {
   findCredentialByHash(hash: Buffer): Promise<(CredentialRecord & { hash: Buffer }) | null> {
     return this.read(() => {
       // Kept as the record, not the row: every request of the key reads it.
-      const found = this.cached(`credential:${hash.toString('hex')}`, () => {
+      const found = this.cached(this.cache.credentials, hash.toString('latin1'), () => {
         const row = this.query('SELECT * FROM credentials WHERE hash = ? AND revoked_at IS NULL').get(hash);
         return row ? Object.freeze({ ...credential(row), hash: Buffer.from(row.hash as Uint8Array) }) : null;
       });
@@ -354,10 +375,13 @@ export class SqliteStore implements Store {
   // Conversations
 
   getConversation(accountId: string, id: string): Promise<ConversationRecord | null> {
-    return this.read(() => this.cached(`conversation:${accountId}:${id}`, () => {
-      const row = this.query('SELECT * FROM conversations WHERE account_id = ? AND id = ?').get(accountId, id);
-      return row ? conversation(row) : null;
-    }));
+    return this.read(() => {
+      const found = this.cached(this.cache.conversations, id, () => {
+        const row = this.query('SELECT * FROM conversations WHERE id = ?').get(id);
+        return row ? conversation(row) : null;
+      });
+      return found && found.accountId === accountId ? found : null;
+    });
   }
 
   findConversationByExternalId(accountId: string, externalId: string): Promise<ConversationRecord | null> {
@@ -720,7 +744,7 @@ export class SqliteStore implements Store {
 
   liveLease(accountId: string, now: number): Promise<LeaseRecord | null> {
     return this.read(() => {
-      const held = this.cached(`lease:${accountId}`, () => {
+      const held = this.cached(this.cache.leases, accountId, () => {
         const row = this.query('SELECT * FROM leases WHERE account_id = ?').get(accountId);
         return row ? lease(row) : null;
       });
