@@ -78,11 +78,14 @@ export function commandEndpoint(services: Services): (req: IncomingMessage, res:
         return fail(req, res, line, new ApiError('method_not_allowed', 'the command endpoint accepts POST only'));
       }
 
-      let type: string;
-      try {
-        type = decodeURIComponent(rawType);
-      } catch {
-        type = rawType;
+      // Without a '%' there is nothing to decode (and decodeURIComponent is a third of a µs).
+      let type = rawType;
+      if (rawType.includes('%')) {
+        try {
+          type = decodeURIComponent(rawType);
+        } catch {
+          // not percent-encoding: taken as it is, an unknown type
+        }
       }
       if (!TYPES.has(type)) return fail(req, res, line, new ApiError('unknown_command', `"${type}" is not a command type`, { command: type }));
 
