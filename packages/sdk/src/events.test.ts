@@ -147,6 +147,28 @@ describe('events()', () => {
     expect(connection!.signal.aborted).toBe(true);
   });
 
+  it('ends when the signal aborts even if the response goes on delivering (heartbeats after the abort)', async () => {
+    // A fetch may hand over what was already under way after its signal aborted.
+    const controller = new AbortController();
+    const encoder = new TextEncoder();
+    let reads = 0;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(stream) {
+        await new Promise((resolve) => setImmediate(resolve));
+        stream.enqueue(encoder.encode(reads++ === 0 ? frame(1, 'message.sent') : ': heartbeat\n\n'));
+      },
+    });
+    const { client } = setup([new Response(body, { headers: { 'content-type': 'text/event-stream' } })]);
+    const items: StreamItem[] = [];
+    // Real time (the test clock would fire the idle timeout): without the check it reads forever.
+    for await (const item of client.events({ signal: controller.signal, idleTimeoutMs: Infinity })) {
+      items.push(item);
+      controller.abort();
+    }
+    expect(ids(items)).toEqual(['1']);
+    expect(reads).toBeLessThan(5);
+  }, 5_000);
+
   it('closes the connection when the caller breaks out of the loop', async () => {
     let connection: Request | undefined;
     const { client, clock } = setup([

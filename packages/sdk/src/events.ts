@@ -132,7 +132,8 @@ export async function* streamEvents<I extends OptInEventType = never>(ctx: Conte
           try {
             for (;;) {
               const chunk = await readWithin(reader, idleMs, ctx.clock);
-              if (chunk === undefined) break;
+              // An abort ends the stream even when the body goes on delivering what was under way.
+              if (chunk === undefined || signal?.aborted) break;
               healthy = true;
               for (const message of parser.feed(decoder.decode(chunk, { stream: true }))) {
                 if (message.event === 'reset') {
