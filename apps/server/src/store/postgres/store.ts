@@ -57,7 +57,6 @@ class UnknownConversation extends Error {
   }
 }
 
-
 /**
  * The PostgreSQL store, for one or many server replicas on one database. Every write is one
  * transaction at READ COMMITTED and resolves after COMMIT; reads see only committed rows. Where
