@@ -124,6 +124,43 @@ describe('PostgreSQL unreachable', () => {
   });
 });
 
+describe('PostgreSQL ends a connection in the middle of a transaction', () => {
+  let server: TestServer | null = null;
+  afterAll(() => server?.stopAndClean());
+
+  it('the request fails with 500 internal and the server serves the next ones (no crash, no stranded connection)', async () => {
+    const url = await fresh();
+    server = await startTestServer({ rateLimit: 0, databaseUrl: url });
+    const account = await server.account();
+    const auth = { ...headers(account.apiKey), 'content-type': 'application/json' };
+    const create = () => fetch(`${server!.url}/v1/webhook-endpoints`, { method: 'POST', headers: auth, body: JSON.stringify({ url: 'http://127.0.0.1:9/hook' }) });
+    const admin = postgres(url, { max: 2, onnotice: () => undefined });
+    try {
+      // Creating an endpoint locks the account's row inside its transaction: held here, it waits.
+      const holder = await admin.reserve();
+      await holder`BEGIN`;
+      await holder`SELECT id FROM accounts WHERE id = ${account.accountId} FOR UPDATE`;
+      const waiting = create();
+      let pid: number | undefined;
+      for (const deadline = Date.now() + 10_000; pid === undefined && Date.now() < deadline; await new Promise((r) => setTimeout(r, 20))) {
+        const rows = await admin`SELECT pid FROM pg_stat_activity WHERE application_name = 'switchboard' AND wait_event_type = 'Lock'`;
+        pid = rows[0]?.pid as number | undefined;
+      }
+      expect(pid).toBeDefined();
+      await admin`SELECT pg_terminate_backend(${pid!})`;
+      await holder`ROLLBACK`;
+      holder.release();
+      const failed = await waiting;
+      expect(failed.status).toBe(500);
+      expect(((await failed.json()) as { error: string }).error).toBe('internal');
+      // The pool reconnects: every later request is served (more than the pool holds connections).
+      for (let i = 0; i < 12; i++) expect((await create()).status).toBe(201);
+    } finally {
+      await admin.end({ timeout: 1 });
+    }
+  });
+});
+
 describe('PostgreSQL replicas', () => {
   const servers: TestServer[] = [];
   afterAll(async () => {
