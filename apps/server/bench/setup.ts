@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import type { ServerProcess } from '@switchboard/testkit';
 
 /** What every intake bench sends: one conversation `message.send`, the same headers and body each time. */

@@ -221,7 +221,6 @@ export function startHost(options: { url: string; connectorKey: string; hostId?:
   };
 }
 
-/** POST /v1/commands/{type} with a JSON body (or a raw string); the answer's status, JSON body and headers. */
 /** User plus system CPU seconds the processes (all their threads) have used so far, from /proc. */
 export function cpuSeconds(...pids: number[]): number {
   return pids.reduce((sum, pid) => {
@@ -230,6 +229,7 @@ export function cpuSeconds(...pids: number[]): number {
   }, 0);
 }
 
+/** POST /v1/commands/{type} with a JSON body (or a raw string); the answer's status, JSON body and headers. */
 export async function postCommand(url: string, apiKey: string, type: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any; headers: Headers }> {
   const response = await fetch(`${url}/v1/commands/${type}`, {
     method: 'POST',

@@ -11,6 +11,6 @@ export type Tx = TransactionSql & {
  * `sql.begin` rather than a reserved connection with BEGIN and COMMIT pipelined: postgres.js
  * 3.4.9 strands a reserved connection that is lost and reconnected (porsager/postgres#1195).
  */
-export function transaction<T>(sql: Sql, fn: (tx: Tx) => Promise<T>, announce: (payload: string) => void = () => undefined): Promise<T> {
+export function transaction<T>(sql: Sql, fn: (tx: Tx) => Promise<T>, announce: (payload: string) => void): Promise<T> {
   return sql.begin((tx) => fn(Object.assign(tx, { announce }))) as Promise<T>;
 }
