@@ -1080,6 +1080,19 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         expect((await other.getConversation(a.id, conv.id))?.name).toBe('after');
       });
 
+      it('a dispatch and the reads it makes in its turn see a change resolved on another replica', async () => {
+        const other = await replica();
+        const a = await account();
+        const l = await lease(a.id, 'h1', T0, HOUR);
+        await report(a.id, [appeared('g', { name: 'before' })]);
+        const conv = (await store.findConversationByExternalId(a.id, 'g'))!;
+        for (let i = 0; i < 2; i++) expect((await other.getConversation(a.id, conv.id))?.name).toBe('before');
+        await report(a.id, [{ type: 'group.renamed', conversationExternalId: 'g', name: 'after' }], T0 + 5);
+        // As a woken poll reads its commands' conversations: right after the dispatch, in its turn.
+        const name = await other.dispatchCommands(a.id, l.epoch, 10, [], T0 + 6).then(() => other.getConversation(a.id, conv.id)).then((c) => c?.name);
+        expect(name).toBe('after');
+      });
+
       it('retention runs in one replica at a time', async () => {
         const replicas = [store, await replica(), await replica()];
         const a = await account();

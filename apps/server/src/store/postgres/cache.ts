@@ -94,16 +94,7 @@ export class ReadCache {
   private check(): Promise<void> {
     if (this.turnCheck) return this.turnCheck;
     const check = this.checks`SELECT COALESCE(MAX(version), 0) AS version FROM cache_version`.then(([row]) => {
-      const version = Number(row!.version);
-      if (version !== this.version) {
-        this.entries.clear();
-        this.generation++;
-        this.version = version;
-      }
-      if (!this.checkedThisTurn) {
-        this.checkedThisTurn = true;
-        setImmediate(() => { this.checkedThisTurn = false; });
-      }
+      this.settle(Number(row!.version));
     }, (error: unknown) => {
       this.entries.clear();
       this.generation++;
@@ -113,6 +104,27 @@ export class ReadCache {
     this.turnCheck = check;
     setImmediate(() => { if (this.turnCheck === check) this.turnCheck = null; });
     return check;
+  }
+
+  /**
+   * A read of the version that went out with another statement, after this turn's requests had
+   * their first check (a woken long-poll's dispatch): it serves as this turn's check.
+   */
+  observed(version: number): void {
+    this.settle(version);
+  }
+
+  /** A version read: rows read before it moved are dropped. Versions only grow, so an older read (sent earlier) changes nothing. */
+  private settle(version: number): void {
+    if (this.version === null || version > this.version) {
+      this.entries.clear();
+      this.generation++;
+      this.version = version;
+    }
+    if (!this.checkedThisTurn) {
+      this.checkedThisTurn = true;
+      setImmediate(() => { this.checkedThisTurn = false; });
+    }
   }
 
   private set(key: string, value: unknown): void {

@@ -323,8 +323,10 @@ export class PostgresStore implements Store, ChangeFeed {
                   AND EXISTS (SELECT 1 FROM live)
                 ORDER BY id LIMIT ${max} FOR UPDATE SKIP LOCKED),
           marked AS (UPDATE commands c SET dispatch_epoch = ${epoch} FROM pick WHERE c.id = pick.id RETURNING c.*)
-        SELECT live.epoch AS live, marked.* FROM (SELECT count(*) FROM unsynced) once
-          LEFT JOIN live ON true LEFT JOIN marked ON true`;
+        SELECT live.epoch AS live, (SELECT COALESCE(MAX(version), 0) FROM cache_version) AS cache_version, marked.*
+          FROM (SELECT count(*) FROM unsynced) once LEFT JOIN live ON true LEFT JOIN marked ON true`;
+      // The version read with the dispatch serves the reads that follow it (the commands' conversations).
+      if (rows[0]) this.cache.observed(Number(rows[0].cache_version));
       if (rows[0]?.live == null) return null;
       return rows.filter((r) => r.id !== null).map(command).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     });
@@ -336,19 +338,26 @@ export class PostgresStore implements Store, ChangeFeed {
 
   settleCommands(settlements: readonly Settlement[]): Promise<SettleResult[]> {
     const withEvents = settlements.find((s) => s.platformEvents);
-    return this.write(async (tx) => (await settleBatch(tx, settlements)).results).finally(() => {
-      // A rename or a membership change may have committed (as in recordPlatformEvents).
-      if (withEvents) this.cache.forget(`conversation:${withEvents.accountId}:`);
+    // Until the batch says otherwise, a rename or a membership change may have committed.
+    let changed = true;
+    return this.write(async (tx) => {
+      const batch = await settleBatch(tx, settlements);
+      changed = batch.conversationsChanged;
+      return batch.results;
+    }).finally(() => {
+      if (withEvents && changed) this.cache.forget(`conversation:${withEvents.accountId}:`);
     });
   }
 
   // Platform events
 
   async recordPlatformEvents(accountId: string, events: readonly PlatformEvent[], at: number, newConversationId: () => string, view: PlatformEventView): Promise<PlatformEventsResult> {
+    // Until the events are applied, a rename or a membership change may have committed.
+    let changed = { conversations: true };
     try {
       return await this.write(async (tx) => {
         const implied: NewEvent[] = [];
-        const changed = { conversations: false };
+        changed = { conversations: false };
         for (const event of events) implied.push(...await applyPlatformEvent(tx, accountId, event, at, newConversationId, view, changed));
         // The appends and the version bump (the last lock) go in one round trip.
         const [appended] = await Promise.all([insertEvents(tx, accountId, implied), changed.conversations && cacheChanged(tx)]);
@@ -358,8 +367,8 @@ export class PostgresStore implements Store, ChangeFeed {
       if (error instanceof UnknownConversation) return { ok: false, unknownConversation: error.externalId };
       throw error;
     } finally {
-      // A rename or a membership change may have committed (the version moved for the other replicas).
-      this.cache.forget(`conversation:${accountId}:`);
+      // The version moved for the other replicas; this one drops its rows at once.
+      if (changed.conversations) this.cache.forget(`conversation:${accountId}:`);
     }
   }
 
