@@ -28,7 +28,7 @@ interface BatchContext {
  * events first. The lease, the batch's commands and the conversations its events name are read
  * and locked in one round trip (in that order, as a single settlement locks them). Every stream
  * event of the batch is appended at the end, in the batch's order, pipelined with the commands'
- * updates, so the account's row lock (insertEvents) is held for that round trip and the COMMIT.
+ * updates and the COMMIT, so the account's row lock (insertEvents) is held for one round trip.
  * Returns whether a conversation row changed, for the read cache.
  */
 export async function settleBatch(tx: Tx, settlements: readonly Settlement[]): Promise<{ results: SettleResult[]; conversationsChanged: boolean }> {
@@ -62,9 +62,9 @@ export async function settleBatch(tx: Tx, settlements: readonly Settlement[]): P
     if (result.outcome === 'settled') settledAt.push([results.length, ctx.appends.length - 1]);
     results.push(result);
   }
-  // The updates, the appends and the version bump (always the last lock, see cacheChanged) go in
-  // one round trip.
-  const [records] = await Promise.all([insertEvents(tx, accountId, ctx.appends), ...ctx.updates, ctx.changed.conversations && cacheChanged(tx)]);
+  // The updates, the appends, the version bump (always the last lock, see cacheChanged) and
+  // COMMIT go in one round trip.
+  const [records] = await Promise.all([insertEvents(tx, accountId, ctx.appends), ...ctx.updates, ctx.changed.conversations && cacheChanged(tx), tx.commit()]);
   for (const [r, a] of settledAt) results[r] = { ...(results[r] as Extract<SettleResult, { outcome: 'settled' }>), event: records[a]! };
   return { results, conversationsChanged: ctx.changed.conversations };
 }

@@ -359,8 +359,8 @@ export class PostgresStore implements Store, ChangeFeed {
         const implied: NewEvent[] = [];
         changed = { conversations: false };
         for (const event of events) implied.push(...await applyPlatformEvent(tx, accountId, event, at, newConversationId, view, changed));
-        // The appends and the version bump (the last lock) go in one round trip.
-        const [appended] = await Promise.all([insertEvents(tx, accountId, implied), changed.conversations && cacheChanged(tx)]);
+        // The appends, the version bump (the last lock) and COMMIT go in one round trip.
+        const [appended] = await Promise.all([insertEvents(tx, accountId, implied), changed.conversations && cacheChanged(tx), tx.commit()]);
         return { ok: true, recorded: events.length, events: appended };
       });
     } catch (error) {
@@ -384,7 +384,7 @@ export class PostgresStore implements Store, ChangeFeed {
   // Events
 
   appendEvents(accountId: string, events: NewEvent[]): Promise<EventRecord[]> {
-    return this.write((tx) => insertEvents(tx, accountId, events));
+    return this.write(async (tx) => (await Promise.all([insertEvents(tx, accountId, events), tx.commit()]))[0]);
   }
 
   readEvents(accountId: string, after: number, limit: number): Promise<EventRecord[]> {
@@ -587,8 +587,8 @@ export async function cacheChanged(tx: Tx): Promise<void> {
  * Appends `events` under the account's row lock, kept until COMMIT: the account's appends take
  * their ids and commit in one order, so a reader that sees id n has already seen every id of the
  * account below n. Its statements all go out at once, the lock first (granted before the ids are
- * taken), so the lock is held for that one round trip and the COMMIT. The ids are taken in the
- * insert and given to the events in order.
+ * taken), so the caller sends COMMIT with them (`tx.commit()`) and the lock is held for that one
+ * round trip. The ids are taken in the insert and given to the events in order.
  */
 export async function insertEvents(tx: Tx, accountId: string, events: NewEvent[]): Promise<EventRecord[]> {
   if (events.length === 0) return [];
@@ -605,7 +605,7 @@ export async function insertEvents(tx: Tx, accountId: string, events: NewEvent[]
       RETURNING (SELECT array_agg(id ORDER BY id) FROM appended) AS ids`,
     notify(tx, 'events', accountId),
   ]);
-  // Nothing was appended (the insert checks the account too).
+  // Nothing was appended (the insert checks the account too), whether or not COMMIT went with it.
   if (!locked || !appended) throw new StoreError(`no account "${accountId}" to append events to`);
   const ids = (appended.ids as string[]).map(Number);
   return events.map((e, i) => ({ id: ids[i]!, accountId, type: e.type, time: e.time, data: e.data }));

@@ -1,16 +1,41 @@
-import type { Sql, TransactionSql } from 'postgres';
+import type { ReservedSql, Sql } from 'postgres';
 
-/** A transaction of the store: postgres.js's, with a way to record the NOTIFYs it sends. */
-export type Tx = TransactionSql & {
+/** A transaction of the store, on one connection of the pool. */
+export type Tx = ReservedSql & {
+  /**
+   * Sends COMMIT behind the statements made in the same turn, so the last round trip of a
+   * transaction carries its COMMIT too: call it beside the transaction's last statements, with
+   * nothing after it that can fail. Without it, COMMIT goes once `fn` has resolved.
+   */
+  commit(): Promise<unknown>;
   /** Records a NOTIFY payload the transaction sends (see announcements.ts). */
   announce(payload: string): void;
 };
 
 /**
- * Runs `fn` in one transaction (`sql.begin`) and resolves with its result once COMMIT is answered.
- * `sql.begin` rather than a reserved connection with BEGIN and COMMIT pipelined: postgres.js
- * 3.4.9 strands a reserved connection that is lost and reconnected (porsager/postgres#1195).
+ * Runs `fn` in one transaction and resolves with its result once COMMIT is answered. BEGIN goes
+ * out with `fn`'s first statements (postgres.js writes what a turn sends in one go), not in a
+ * round trip of its own as `sql.begin` does. A statement that fails aborts the transaction, so a
+ * COMMIT sent behind it rolls back; the ROLLBACK sent after any failure then only ends it. A
+ * connection lost meanwhile fails what was sent on it (patches/postgres@3.4.9.patch).
  */
-export function transaction<T>(sql: Sql, fn: (tx: Tx) => Promise<T>, announce: (payload: string) => void): Promise<T> {
-  return sql.begin((tx) => fn(Object.assign(tx, { announce }))) as Promise<T>;
+export async function transaction<T>(sql: Sql, fn: (tx: Tx) => Promise<T>, announce: (payload: string) => void): Promise<T> {
+  const reserved = await sql.reserve();
+  let committing: Promise<unknown> | null = null;
+  // A query is sent a few microtasks after it is made (postgres.js, and Promise.all or await
+  // around it); a tick queued now runs once those are drained, so COMMIT goes out last.
+  const commit = () => (committing ??= new Promise((resolve, reject) => process.nextTick(() => reserved`COMMIT`.execute().then(resolve, reject))));
+  const tx = Object.assign(reserved, { commit, announce });
+  const begin = reserved`BEGIN`.execute();
+  try {
+    const result = await fn(tx);
+    await Promise.all([begin, tx.commit()]);
+    return result;
+  } catch (error) {
+    await Promise.allSettled([begin, committing]);
+    await reserved`ROLLBACK`.catch(() => undefined);
+    throw error;
+  } finally {
+    reserved.release();
+  }
 }
