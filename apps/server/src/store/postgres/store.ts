@@ -569,8 +569,8 @@ async function retentionTurn(tx: Tx): Promise<boolean> {
 }
 
 /** Delivered at COMMIT, and only if the transaction commits. */
-async function notify(tx: Tx, kind: 'commands' | 'events', accountId: string): Promise<void> {
-  const payload = `${kind === 'commands' ? 'c' : 'e'}:${accountId}`;
+async function notify(tx: Tx, kind: 'commands', accountId: string): Promise<void> {
+  const payload = `c:${accountId}`;
   tx.announce(payload);
   await tx`SELECT pg_notify(${CHANNEL}, ${payload})`;
 }
@@ -593,6 +593,9 @@ export async function cacheChanged(tx: Tx): Promise<void> {
 export async function insertEvents(tx: Tx, accountId: string, events: NewEvent[]): Promise<EventRecord[]> {
   if (events.length === 0) return [];
   const input = events.map((e) => ({ type: e.type, time: e.time, data: JSON.stringify(e.data) }));
+  // The NOTIFY (see notify) goes in the insert: delivered at COMMIT, and only if it commits.
+  const payload = `e:${accountId}`;
+  tx.announce(payload);
   const [[locked], [appended]] = await Promise.all([
     tx`SELECT id FROM accounts WHERE id = ${accountId} FOR NO KEY UPDATE`,
     tx`WITH ids AS (SELECT nextval('event_ids') AS id FROM generate_series(1, ${events.length})),
@@ -600,10 +603,10 @@ export async function insertEvents(tx: Tx, accountId: string, events: NewEvent[]
         input AS (SELECT * FROM ROWS FROM (jsonb_to_recordset(${tx.json(input)}::jsonb) AS (type text, time bigint, data text)) WITH ORDINALITY AS t(type, time, data, n)),
         appended AS (INSERT INTO events (account_id, id, type, time, data)
           SELECT ${accountId}, numbered.id, input.type, input.time, input.data FROM numbered JOIN input USING (n)
-          WHERE EXISTS (SELECT 1 FROM accounts WHERE id = ${accountId}) RETURNING id)
+          WHERE EXISTS (SELECT 1 FROM accounts WHERE id = ${accountId}) RETURNING id),
+        woken AS (SELECT pg_notify(${CHANNEL}, ${payload}) FROM appended LIMIT 1)
       UPDATE accounts SET last_event_id = (SELECT max(id) FROM appended) WHERE id = ${accountId}
-      RETURNING (SELECT array_agg(id ORDER BY id) FROM appended) AS ids`,
-    notify(tx, 'events', accountId),
+      RETURNING (SELECT array_agg(id ORDER BY id) FROM appended) AS ids, (SELECT count(*) FROM woken) AS woken`,
   ]);
   // Nothing was appended (the insert checks the account too), whether or not COMMIT went with it.
   if (!locked || !appended) throw new StoreError(`no account "${accountId}" to append events to`);
