@@ -1018,6 +1018,73 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         expect(seen).toEqual(written.sort((x, y) => x - y));
       });
 
+      it('a stream reader woken by every commit sees every event once, in order, though its own replica appends too', async () => {
+        const reader = await replica();
+        const writers = [reader, store, await replica()];
+        const a = await account();
+        let pending = true;
+        let wake: (() => void) | null = null;
+        const poke = () => {
+          pending = true;
+          wake?.();
+        };
+        // As a server wakes its streams: other replicas' appends by NOTIFY, its own in-process once committed.
+        const feed = reader as Store & { listen?: (l: (c: { kind: string; accountId: string }) => void, r: () => void) => Promise<() => Promise<void>> };
+        const stop = await feed.listen!((change) => { if (change.accountId === a.id) poke(); }, poke);
+        const written: number[] = [];
+        let done = false;
+        const writing = Promise.all(writers.map(async (w, n) => {
+          for (let i = 0; i < 40; i++) {
+            const events = await w.appendEvents(a.id, [{ type: 't', time: T0, data: { n, i } }, { type: 't', time: T0, data: { n, i, second: true } }]);
+            written.push(...events.map((e) => e.id));
+            if (w === reader) poke();
+          }
+        })).finally(() => { done = true; });
+        const seen: number[] = [];
+        try {
+          for (;;) {
+            if (!pending) {
+              // Every commit wakes the reader: once writing is over, a quiet second means it has read them all.
+              const woken = await Promise.race([new Promise<boolean>((resolve) => { wake = () => resolve(true); }), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), done ? 1_000 : 10_000))]);
+              wake = null;
+              if (!woken) break;
+              continue;
+            }
+            pending = false;
+            for (;;) {
+              const page = await reader.followEvents(a.id, seen.at(-1) ?? 0, 7);
+              seen.push(...page.map((e) => e.id));
+              if (page.length < 7) break;
+            }
+          }
+        } finally {
+          await stop();
+        }
+        await writing;
+        expect(seen).toEqual(written.sort((x, y) => x - y));
+      });
+
+      it("a stream reader's replica follows its own appends, and reads another replica's once heard: none is skipped", async () => {
+        const reader = await replica();
+        const other = await replica();
+        const a = await account();
+        const feed = reader as Store & { listen?: (l: (c: { kind: string; accountId: string }) => void, r: () => void) => Promise<() => Promise<void>> };
+        let heard: () => void = () => undefined;
+        const stop = await feed.listen!((change) => { if (change.accountId === a.id) heard(); }, () => undefined);
+        try {
+          const own = await reader.appendEvents(a.id, [{ type: 't', time: T0, data: 'own' }]);
+          const announced = new Promise<void>((resolve) => { heard = resolve; });
+          const others = await other.appendEvents(a.id, [{ type: 't', time: T0, data: 'other' }]);
+          await announced;
+          // Woken by the other replica's append: the page holds it, not only what this replica appended.
+          expect((await reader.followEvents(a.id, 0, 50)).map((e) => e.id)).toEqual([...own, ...others].map((e) => e.id));
+          const more = await reader.appendEvents(a.id, [{ type: 't', time: T0, data: 'own again' }]);
+          expect(await reader.followEvents(a.id, others[0]!.id, 50)).toEqual(more);
+        } finally {
+          await stop();
+        }
+      });
+
       it('an event appended on one replica is announced to the others', async () => {
         const other = await replica();
         const a = await account();

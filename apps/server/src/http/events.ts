@@ -96,6 +96,7 @@ async function stream(services: Services, accountId: string, after: number | nul
   let closed = false;
   let wake: (() => void) | null = null;
   let pending = true;
+  let following = false;
   const unsubscribe = services.hub.subscribe(accountId, () => {
     pending = true;
     wake?.();
@@ -138,7 +139,9 @@ async function stream(services: Services, accountId: string, after: number | nul
       }
       pending = false;
       for (;;) {
-        const events = await services.store.readEvents(accountId, cursor, BATCH);
+        // The first read is of the log as retention left it; after it the stream follows each commit.
+        const events = await (following ? services.store.followEvents(accountId, cursor, BATCH) : services.store.readEvents(accountId, cursor, BATCH));
+        following = true;
         if (closed) return;
         if (events.length > 0) {
           // A page in one write: one syscall, not one per event.

@@ -251,6 +251,11 @@ export interface Store {
 
   appendEvents(accountId: string, events: NewEvent[]): Promise<EventRecord[]>;
   readEvents(accountId: string, after: number, limit: number): Promise<EventRecord[]>;
+  /**
+   * As `readEvents`, for a reader woken by every commit that appends to the account's log (a
+   * stream), after its first read: it may stop short of the log's end, never with a gap.
+   */
+  followEvents(accountId: string, after: number, limit: number): Promise<EventRecord[]>;
   /** Events up to this id were dropped by retention; 0 when none were. */
   eventsPurgedThrough(accountId: string): Promise<number>;
   /** The largest id the account's log ever held, retained or purged; 0 for an empty log. */

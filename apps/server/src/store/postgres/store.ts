@@ -33,6 +33,7 @@ import { ReadCache } from './cache.ts';
 import { AcceptBatches } from './accept.ts';
 import { settleBatch } from './settle.ts';
 import { transaction, type Tx } from './transaction.ts';
+import { RecentAppends } from './recent.ts';
 import { OwnAnnouncements } from './announcements.ts';
 
 export interface PostgresOptions {
@@ -75,6 +76,9 @@ export class PostgresStore implements Store, ChangeFeed {
   private readonly accepts: AcceptBatches;
   /** What this replica announced and has not heard back yet. */
   private readonly own = new OwnAnnouncements();
+  /** This replica's own appends, for its stream readers (recent.ts); kept only while it hears the others'. */
+  private readonly recent = new RecentAppends();
+  private following = false;
 
   /** Intake's own connection (accept batches, the cache's version checks); `sql` when the pool is one connection. */
   private readonly intake: Sql;
@@ -116,12 +120,19 @@ export class PostgresStore implements Store, ChangeFeed {
   private write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     // PostgreSQL delivers a payload sent twice in one transaction once: it is expected once.
     const announced = new Set<string>();
-    const run = transaction(this.sql, fn, (payload) => {
-      if (announced.has(payload)) return;
-      announced.add(payload);
-      this.own.expect(payload);
+    const appends: Array<[accountId: string, after: number, events: EventRecord[]]> = [];
+    const run = transaction(this.sql, fn, {
+      announce: (payload) => {
+        if (announced.has(payload)) return;
+        announced.add(payload);
+        this.own.expect(payload);
+      },
+      appended: (accountId, after, events) => appends.push([accountId, after, events]),
     });
-    run.catch(() => { for (const payload of announced) this.own.failed(payload); });
+    // Kept before the caller hears of the COMMIT (and wakes the streams): this runs first.
+    run.then(() => { if (this.following) for (const [accountId, after, events] of appends) this.recent.record(accountId, after, events); }, () => {
+      for (const payload of announced) this.own.failed(payload);
+    });
     return this.committed(run);
   }
 
@@ -161,12 +172,15 @@ export class PostgresStore implements Store, ChangeFeed {
   async listen(listener: ChangeListener, onReconnect: () => void): Promise<() => Promise<void>> {
     this.own.listen((payload) => {
       const change = parseChange(payload);
+      if (change?.kind === 'events') this.recent.forget(change.accountId);
       if (change) listener(change);
     });
     const { unlisten } = await this.sql.listen(CHANNEL, (payload) => this.own.heard(payload), () => {
       this.own.reset();
+      this.recent.clear();
       onReconnect();
     });
+    this.following = true;
     return unlisten;
   }
 
@@ -399,6 +413,11 @@ export class PostgresStore implements Store, ChangeFeed {
     );
   }
 
+  followEvents(accountId: string, after: number, limit: number): Promise<EventRecord[]> {
+    const recent = this.following ? this.recent.follow(accountId, after, limit) : null;
+    return recent ? Promise.resolve(recent) : this.readEvents(accountId, after, limit);
+  }
+
   eventsPurgedThrough(accountId: string): Promise<number> {
     return this.read(async (sql) => {
       const [row] = await sql`SELECT events_purged_through FROM accounts WHERE id = ${accountId}`;
@@ -605,13 +624,16 @@ export async function insertEvents(tx: Tx, accountId: string, events: NewEvent[]
           SELECT ${accountId}, numbered.id, input.type, input.time, input.data FROM numbered JOIN input USING (n)
           WHERE EXISTS (SELECT 1 FROM accounts WHERE id = ${accountId}) RETURNING id),
         woken AS (SELECT pg_notify(${CHANNEL}, ${payload}) FROM appended LIMIT 1)
-      UPDATE accounts SET last_event_id = (SELECT max(id) FROM appended) WHERE id = ${accountId}
-      RETURNING (SELECT array_agg(id ORDER BY id) FROM appended) AS ids, (SELECT count(*) FROM woken) AS woken`,
+      UPDATE accounts a SET last_event_id = (SELECT max(id) FROM appended)
+        FROM (SELECT last_event_id AS before FROM accounts WHERE id = ${accountId}) b WHERE a.id = ${accountId}
+      RETURNING (SELECT array_agg(id ORDER BY id) FROM appended) AS ids, (SELECT count(*) FROM woken) AS woken, b.before`,
   ]);
   // Nothing was appended (the insert checks the account too), whether or not COMMIT went with it.
   if (!locked || !appended) throw new StoreError(`no account "${accountId}" to append events to`);
   const ids = (appended.ids as string[]).map(Number);
-  return events.map((e, i) => ({ id: ids[i]!, accountId, type: e.type, time: e.time, data: e.data }));
+  const records = events.map((e, i) => ({ id: ids[i]!, accountId, type: e.type, time: e.time, data: e.data }));
+  tx.appended(accountId, Number(appended.before), records);
+  return records;
 }
 
 /** One platform event's state change; returns the stream event it implies, none when nothing changed. */

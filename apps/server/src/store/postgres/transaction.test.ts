@@ -3,7 +3,7 @@ import postgres from 'postgres';
 import { testDatabase } from '@switchboard/testkit/postgres';
 import { transaction as run, type Tx } from './transaction.ts';
 
-const transaction = <T>(sql: postgres.Sql, fn: (tx: Tx) => Promise<T>) => run(sql, fn, () => undefined);
+const transaction = <T>(sql: postgres.Sql, fn: (tx: Tx) => Promise<T>) => run(sql, fn, { announce: () => undefined, appended: () => undefined });
 
 let url: string;
 let sql: postgres.Sql;

@@ -1,4 +1,5 @@
 import type { ReservedSql, Sql } from 'postgres';
+import type { EventRecord } from '../types.ts';
 
 /** A transaction of the store, on one connection of the pool. */
 export type Tx = ReservedSql & {
@@ -10,6 +11,8 @@ export type Tx = ReservedSql & {
   commit(): Promise<unknown>;
   /** Records a NOTIFY payload the transaction sends (see announcements.ts). */
   announce(payload: string): void;
+  /** Records an append: `events` follow `after` in the account's log once the transaction commits (recent.ts). */
+  appended(accountId: string, after: number, events: EventRecord[]): void;
 };
 
 /**
@@ -19,13 +22,13 @@ export type Tx = ReservedSql & {
  * COMMIT sent behind it rolls back; the ROLLBACK sent after any failure then only ends it. A
  * connection lost meanwhile fails what was sent on it (patches/postgres@3.4.9.patch).
  */
-export async function transaction<T>(sql: Sql, fn: (tx: Tx) => Promise<T>, announce: (payload: string) => void): Promise<T> {
+export async function transaction<T>(sql: Sql, fn: (tx: Tx) => Promise<T>, records: Pick<Tx, 'announce' | 'appended'>): Promise<T> {
   const reserved = await sql.reserve();
   let committing: Promise<unknown> | null = null;
   // A query is sent a few microtasks after it is made (postgres.js, and Promise.all or await
   // around it); a tick queued now runs once those are drained, so COMMIT goes out last.
   const commit = () => (committing ??= new Promise((resolve, reject) => process.nextTick(() => reserved`COMMIT`.execute().then(resolve, reject))));
-  const tx = Object.assign(reserved, { commit, announce });
+  const tx = Object.assign(reserved, { commit, announce: records.announce, appended: records.appended });
   const begin = reserved`BEGIN`.execute();
   try {
     const result = await fn(tx);

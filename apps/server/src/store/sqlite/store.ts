@@ -642,6 +642,10 @@ export class SqliteStore implements Store {
     return this.write(() => this.insertEvents(accountId, events));
   }
 
+  followEvents(accountId: string, after: number, limit: number): Promise<EventRecord[]> {
+    return this.readEvents(accountId, after, limit);
+  }
+
   readEvents(accountId: string, after: number, limit: number): Promise<EventRecord[]> {
     return this.read(() =>
       this.query('SELECT * FROM events WHERE account_id = ? AND id > ? ORDER BY id LIMIT ?').all(accountId, after, limit).map((r) => ({
