@@ -3,10 +3,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /** Runs `body` in a fresh Node process with the server's logger as `log`; its stdout, one record a line. */
+function written(body: string, level = 'info'): string {
+  const script = `import { createLog, logRequest } from ${JSON.stringify(join(import.meta.dirname, 'log.ts'))};\nconst log = createLog('${level}');\n${body}`;
+  return execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+}
+
 function logged(body: string): Array<Record<string, unknown>> {
-  const script = `import { createLog } from ${JSON.stringify(join(import.meta.dirname, 'log.ts'))};\nconst log = createLog('info');\n${body}`;
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
-  return out.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  return written(body).trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 describe('the server log', () => {
@@ -39,5 +42,28 @@ describe('the server log', () => {
       process.exit(0);
     `);
     expect(lines.map((line) => line.msg)).toEqual(['request', 'last words']);
+  });
+
+  it("writes the request line as pino writes it: the same fields, in the same order, the same bytes", () => {
+    const out = written(`
+      const lines = [
+        { reqId: 'r1', method: 'POST', url: '/v1/commands/message.send', status: 202, accountId: 'a1', commandId: 'c1', routingPath: 'agent-turn' },
+        { reqId: 'r2', method: 'POST', url: '/v1/commands/x?q="\\\\\\u0001é' + 'y'.repeat(120), status: 401, error: 'unauthenticated', accountId: undefined },
+        { method: 'GET', url: '/v1/commands/1', status: 200, ms: 0.25 },
+      ];
+      for (const line of lines) {
+        log.info(line, 'request');
+        logRequest(log, line);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    `);
+    const lines = out.trim().split('\n').map((line) => line.replace(/"time":\d+/, '"time":0'));
+    expect(lines).toHaveLength(6);
+    for (let i = 0; i < 6; i += 2) expect(lines[i + 1]).toBe(lines[i]);
+    expect(JSON.parse(lines[2]!)).toMatchObject({ level: 30, service: 'switchboard', status: 401, error: 'unauthenticated', msg: 'request' });
+  });
+
+  it('writes no request line when info is off', () => {
+    expect(written(`logRequest(log, { status: 202 }); log.warn('only this');`, 'warn').trim().split('\n').map((line) => JSON.parse(line).msg)).toEqual(['only this']);
   });
 });

@@ -43,11 +43,27 @@ class LineBatch {
   }
 }
 
+/** The request line's own writer for each logger made by `createLog`. */
+const requestLines = new WeakMap<Logger, (line: object) => void>();
+
 /** The server's logger: JSON lines on stdout, written asynchronously, in batches. */
 export function createLog(level: string): Logger {
   const batch = new LineBatch(pino.destination({ dest: 1, sync: false }));
   // pino.destination flushes sonic-boom synchronously on exit; the waiting lines must
   // reach it before, so this listener goes ahead of that one.
   process.prependListener('exit', () => batch.pass());
-  return pino({ level, base: { service: 'switchboard' } }, batch);
+  const log = pino({ level, base: { service: 'switchboard' } }, batch);
+  // pino's line, made by one JSON.stringify of the fields: pino quotes every key and value on its
+  // own, and the request line was a tenth of the bytes allocated per command.
+  requestLines.set(log, (line) => {
+    if (log.isLevelEnabled('info')) batch.write(`{"level":30,"time":${Date.now()},"service":"switchboard",${JSON.stringify(line).slice(1, -1)},"msg":"request"}\n`);
+  });
+  return log;
+}
+
+/** `log.info(line, 'request')`: the same line, made more cheaply when `log` is the server's. */
+export function logRequest(log: Pick<Logger, 'info'>, line: object): void {
+  const write = requestLines.get(log as Logger);
+  if (write) write(line);
+  else log.info(line, 'request');
 }

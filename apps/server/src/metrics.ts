@@ -15,27 +15,45 @@ export interface Metrics {
 }
 
 /**
- * A prom-client counter for the hot path: each increment adds to a plain map under its label
- * values, and the sums go to prom-client when the registry is read. prom-client checks and
+ * A prom-client counter for the hot path: each increment adds to a plain count under its label
+ * values, and the counts go to prom-client when the registry is read. prom-client checks and
  * hashes the labels on every `inc`; the two counters of an accepted command cost 7 % of its CPU.
+ * The counts are found through a map per label, value by value: a key joined from the values
+ * was four strings made a call (0.23 µs, against 0.06).
  */
 function tally<L extends string>(config: { name: string; help: string; labelNames: readonly L[]; registers: Registry[] }): Tally<L> {
-  const pending = new Map<string, { labels: Record<L, string | number>; count: number }>();
+  type Entry = { labels: Record<L, string | number>; count: number };
+  const entries: Entry[] = [];
+  const root = new Map<unknown, unknown>();
   const counter: Counter<L> = new Counter<L>({
     ...config,
     collect() {
-      for (const { labels, count } of pending.values()) counter.inc(labels, count);
-      pending.clear();
+      for (const entry of entries) {
+        if (entry.count === 0) continue;
+        counter.inc(entry.labels, entry.count);
+        entry.count = 0;
+      }
     },
   });
   const names = config.labelNames;
+  const last = names.length - 1;
   return {
     inc(labels) {
-      let key = '';
-      for (const name of names) key += `${labels[name]}\u0000`;
-      const entry = pending.get(key);
+      let node = root;
+      for (let i = 0; i < last; i++) {
+        const value = labels[names[i]!];
+        let next = node.get(value) as Map<unknown, unknown> | undefined;
+        if (next === undefined) node.set(value, (next = new Map()));
+        node = next;
+      }
+      const value = labels[names[last]!];
+      const entry = node.get(value) as Entry | undefined;
       if (entry) entry.count++;
-      else pending.set(key, { labels, count: 1 });
+      else {
+        const added = { labels, count: 1 };
+        entries.push(added);
+        node.set(value, added);
+      }
     },
   };
 }

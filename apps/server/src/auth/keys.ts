@@ -17,7 +17,23 @@ export function hashSecret(secret: string): Buffer {
 
 /** The key from `Authorization: Bearer <key>`, or null when the header is absent or malformed. */
 export function bearerToken(header: string | undefined): string | null {
-  if (!header) return null;
-  const match = /^Bearer[ ]+([^\s]+)[ ]*$/i.exec(header);
-  return match ? match[1]! : null;
+  // What /^Bearer[ ]+(\S+)[ ]*$/i matches, without the match array a request.
+  if (!header || !isBearer(header)) return null;
+  let start = BEARER.length;
+  while (header.charCodeAt(start) === 32) start++;
+  let end = header.length;
+  while (end > start && header.charCodeAt(end - 1) === 32) end--;
+  if (start === BEARER.length || end === start) return null;
+  const token = header.slice(start, end);
+  return /\s/.test(token) ? null : token;
+}
+
+const BEARER = 'bearer';
+
+/** `header` starts with "Bearer" in any case. */
+function isBearer(header: string): boolean {
+  if (header.length < BEARER.length) return false;
+  // The letters' lower case is their upper case with bit 0x20 set.
+  for (let i = 0; i < BEARER.length; i++) if ((header.charCodeAt(i) | 0x20) !== BEARER.charCodeAt(i)) return false;
+  return true;
 }

@@ -2,29 +2,37 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export type BodyResult = { ok: true; bytes: Buffer } | { ok: false; reason: 'too_large' | 'aborted' };
 
+const TOO_LARGE: BodyResult = Object.freeze({ ok: false, reason: 'too_large' });
+const ABORTED: BodyResult = Object.freeze({ ok: false, reason: 'aborted' });
+const EMPTY = Buffer.alloc(0);
+
 /**
  * Reads a request body, counting bytes as they stream in, and stops at `limit`: a large upload
  * is cut off as soon as it passes the limit, so memory stays flat whatever is sent.
  */
 export function readBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) return Promise.resolve({ ok: false, reason: 'too_large' });
+  if (Number.isFinite(declared) && declared > limit) return Promise.resolve(TOO_LARGE);
   return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
+    // A command's body comes in one chunk: it is the body as it is, with no array and no copy.
+    let first: Buffer | null = null;
+    let chunks: Buffer[] | null = null;
     let size = 0;
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
         req.off('data', onData);
         req.pause();
-        resolve({ ok: false, reason: 'too_large' });
+        resolve(TOO_LARGE);
         return;
       }
-      chunks.push(chunk);
+      if (first === null) first = chunk;
+      else (chunks ??= [first]).push(chunk);
     };
     req.on('data', onData);
-    req.once('end', () => resolve({ ok: true, bytes: Buffer.concat(chunks, size) }));
-    req.once('error', () => resolve({ ok: false, reason: 'aborted' }));
+    // `on` rather than `once` (whose wrapper is an allocation a request): a second call changes nothing.
+    req.on('end', () => resolve({ ok: true, bytes: chunks ? Buffer.concat(chunks, size) : (first ?? EMPTY) }));
+    req.on('error', () => resolve(ABORTED));
   });
 }
 

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BaseLogger } from 'pino';
 import type { Metrics } from '../metrics.ts';
+import { logRequest } from '../log.ts';
 import { endDraining } from './body.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -37,5 +38,5 @@ export interface RequestLine {
 /** The one log line and the request counter of every answered request, whichever path answered it. */
 export function recordRequest(log: Pick<BaseLogger, 'info'>, metrics: Metrics, route: string, line: RequestLine): void {
   metrics.requests.inc({ method: line.method, route, status: line.status, code: line.error ?? '' });
-  log.info(line, 'request');
+  logRequest(log, line);
 }

@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { bearerToken } from './keys.ts';
+
+/** The header's grammar as a regular expression: what bearerToken must take, and nothing else. */
+const BEARER = /^Bearer[ ]+(\S+)[ ]*$/i;
+const expected = (header: string) => BEARER.exec(header)?.[1] ?? null;
+
+describe('bearerToken', () => {
+  it('takes the key of `Bearer <key>`, the scheme in any case, spaces around the key, and nothing else', () => {
+    const piece = fc.constantFrom('Bearer', 'bearer', 'BEARER', 'BeArEr', 'Bearr', 'B', ' ', '  ', '\t', '\n', '\u00a0', '\u2028', 'sb_key', 'ſ', 'Ý');
+    fc.assert(fc.property(fc.array(piece, { maxLength: 6 }).map((pieces) => pieces.join('')), (header) => bearerToken(header) === expected(header)), { numRuns: 5000 });
+    fc.assert(fc.property(fc.string(), (rest) => bearerToken(`Bearer ${rest}`) === expected(`Bearer ${rest}`)));
+    expect(bearerToken('bearer  sb_key ')).toBe('sb_key');
+    expect(bearerToken(undefined)).toBeNull();
+  });
+});
