@@ -94,7 +94,7 @@ export class ReadCache {
   private check(): Promise<void> {
     if (this.turnCheck) return this.turnCheck;
     const check = this.checks`SELECT COALESCE(MAX(version), 0) AS version FROM cache_version`.then(([row]) => {
-      this.settle(Number(row!.version));
+      this.observed(Number(row!.version));
     }, (error: unknown) => {
       this.entries.clear();
       this.generation++;
@@ -107,15 +107,11 @@ export class ReadCache {
   }
 
   /**
-   * A read of the version that went out with another statement, after this turn's requests had
-   * their first check (a woken long-poll's dispatch): it serves as this turn's check.
+   * A version read, by a check or beside another statement after this turn's requests had their
+   * first check (a woken long-poll's dispatch): it serves as this turn's check. Rows read before it
+   * moved are dropped; versions only grow, so an older read (sent earlier) changes nothing.
    */
   observed(version: number): void {
-    this.settle(version);
-  }
-
-  /** A version read: rows read before it moved are dropped. Versions only grow, so an older read (sent earlier) changes nothing. */
-  private settle(version: number): void {
     if (this.version === null || version > this.version) {
       this.entries.clear();
       this.generation++;

@@ -482,7 +482,7 @@ export class PostgresStore implements Store, ChangeFeed {
       await tx`UPDATE leases SET host_id = ${next.hostId}, epoch = ${next.epoch}, os_major_version = ${next.osMajorVersion},
         capabilities = ${JSON.stringify(next.capabilities)}, acquired_at = ${now}, expires_at = ${next.expiresAt} WHERE account_id = ${input.accountId}`;
       // Commands dispatched under an earlier epoch go to this one: wake its polls on every replica.
-      await Promise.all([notify(tx, 'commands', input.accountId), cacheChanged(tx)]);
+      await Promise.all([notify(tx, input.accountId), cacheChanged(tx)]);
       return { ok: true, lease: next };
     });
     this.cache.forget(`lease:${input.accountId}`);
@@ -503,7 +503,7 @@ export class PostgresStore implements Store, ChangeFeed {
     const released = await this.write(async (tx) => {
       // Expire it rather than delete it: the row keeps the epoch counter for the next holder.
       const expired = await tx`UPDATE leases SET expires_at = ${now} WHERE account_id = ${accountId} AND epoch = ${epoch} AND expires_at > ${now}`;
-      if (expired.count > 0) await Promise.all([notify(tx, 'commands', accountId), cacheChanged(tx)]);
+      if (expired.count > 0) await Promise.all([notify(tx, accountId), cacheChanged(tx)]);
       return expired.count > 0;
     });
     this.cache.forget(`lease:${accountId}`);
@@ -587,8 +587,8 @@ async function retentionTurn(tx: Tx): Promise<boolean> {
   return row!.mine === true;
 }
 
-/** Delivered at COMMIT, and only if the transaction commits. */
-async function notify(tx: Tx, kind: 'commands', accountId: string): Promise<void> {
+/** Wakes the account's dispatch long-polls: delivered at COMMIT, and only if the transaction commits. */
+async function notify(tx: Tx, accountId: string): Promise<void> {
   const payload = `c:${accountId}`;
   tx.announce(payload);
   await tx`SELECT pg_notify(${CHANNEL}, ${payload})`;
