@@ -18,7 +18,8 @@ export type Tx = ReservedSql & {
 /**
  * Runs `fn` in one transaction and resolves with its result once COMMIT is answered. BEGIN goes
  * out with `fn`'s first statements (postgres.js writes what a turn sends in one go), not in a
- * round trip of its own as `sql.begin` does. A statement that fails aborts the transaction, so a
+ * round trip of its own as `sql.begin` does (a BEGIN on an idle session fails only with the
+ * session, and then so does everything sent after it). A statement that fails aborts the transaction, so a
  * COMMIT sent behind it rolls back; the ROLLBACK sent after any failure then only ends it. A
  * connection lost meanwhile fails what was sent on it (patches/postgres@3.4.9.patch).
  */
