@@ -1,5 +1,6 @@
 import { loadConfig } from './config.ts';
 import { startServer } from './server.ts';
+import { reduceMemoryWhenIdle } from './memory.ts';
 
 const config = loadConfig();
 const server = await startServer(config).catch((error: NodeJS.ErrnoException) => {
@@ -8,6 +9,7 @@ const server = await startServer(config).catch((error: NodeJS.ErrnoException) =>
   process.exit(1);
 });
 server.services.log.info({ url: server.url, dataDir: config.dataDir }, 'switchboard listening');
+reduceMemoryWhenIdle((ms, rssBefore, rssAfter) => server.services.log.debug({ ms: Math.round(ms), rssBefore, rssAfter }, 'memory given back'));
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

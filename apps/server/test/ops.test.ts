@@ -60,6 +60,32 @@ describe('operating the server', () => {
   });
 });
 
+describe('memory', () => {
+  it('gives memory back once the server goes quiet after activity, and only then', async () => {
+    const other = await startServer({ SWITCHBOARD_LOG_LEVEL: 'debug', SWITCHBOARD_RATE_LIMIT: '0' });
+    const tail = new LogTail(other.child.stdout!);
+    const given = () => tail.filter((l) => l.msg === 'memory given back');
+    try {
+      // Start-up is activity: its first quiet second collects.
+      await tail.waitFor((l) => l.msg === 'memory given back', 10_000);
+      const account = await other.account();
+      const target = { kind: 'recipient', recipientExternalId: '+14155550123' };
+      for (let round = 0; round < 60; round++) {
+        await Promise.all(Array.from({ length: 50 }, () => postCommand(other.url, account.apiKey, 'message.send', { target, payload: { text: 'x'.repeat(500) } })));
+      }
+      const loaded = given().length;
+      const after = await tail.waitFor((l) => l.msg === 'memory given back' && given().indexOf(l) >= loaded, 10_000);
+      expect(after.rssAfter as number).toBeLessThan(after.rssBefore as number);
+      // Quiet since: nothing more to give back.
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      expect(given().length).toBe(loaded + 1);
+    } finally {
+      await other.stop();
+      removeDataDir(other.dataDir);
+    }
+  }, 60_000);
+});
+
 describe('shutting down', () => {
   it('answers an open dispatch poll at once and exits promptly on SIGTERM', async () => {
     const other = await startServer();

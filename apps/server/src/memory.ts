@@ -1,0 +1,56 @@
+import { performance } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+/** How often the event loop's utilisation is sampled. */
+const EVERY_MS = 1_000;
+/** A second busier than this counts as activity; a quieter one, after activity, gives memory back. */
+const QUIET_BELOW = 0.02;
+
+/**
+ * Decides, one sample of event-loop utilisation at a time, when to give memory back: at the first
+ * quiet sample after activity (start-up counts as activity), then not again until the server
+ * was busy once more.
+ */
+export function idleReducer(collect: () => void): (utilisation: number) => void {
+  let armed = true;
+  return (utilisation) => {
+    if (utilisation >= QUIET_BELOW) armed = true;
+    else if (armed) {
+      armed = false;
+      collect();
+    }
+  };
+}
+
+/** V8's `gc` taken from a new context, so the server's own global scope has none. */
+function memoryReducingGc(): () => void {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as (options: object) => void;
+  setFlagsFromString('--no-expose-gc');
+  return () => gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+}
+
+/**
+ * Gives memory back once the server goes quiet. Under load V8 grows the young generation to its
+ * full size (16 MB a semi-space here) and keeps it: capping it at 4 MB costs intake 4-8 % more CPU a
+ * command, keeping it costs an idle server ~9 MB (README, "Idle RSS"). A memory-reducing
+ * collection at the first quiet second after activity shrinks it again, so the server runs with
+ * the large young generation and idles without it. `onCollected`: how long it took, and the RSS.
+ */
+export function reduceMemoryWhenIdle(onCollected: (ms: number, rssBefore: number, rssAfter: number) => void): () => void {
+  const gc = memoryReducingGc();
+  const step = idleReducer(() => {
+    const before = process.memoryUsage.rss();
+    const started = performance.now();
+    gc();
+    onCollected(performance.now() - started, before, process.memoryUsage.rss());
+  });
+  let last = performance.eventLoopUtilization();
+  const timer = setInterval(() => {
+    step(performance.eventLoopUtilization(last).utilization);
+    // Taken after the step: a collection's own time is not activity.
+    last = performance.eventLoopUtilization();
+  }, EVERY_MS).unref();
+  return () => clearInterval(timer);
+}
