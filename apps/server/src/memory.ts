@@ -38,7 +38,7 @@ function memoryReducingGc(): () => void {
  * collection at the first quiet second after activity shrinks it again, so the server runs with
  * the large young generation and idles without it. `onCollected`: how long it took, and the RSS.
  */
-export function reduceMemoryWhenIdle(onCollected: (ms: number, rssBefore: number, rssAfter: number) => void): () => void {
+export function reduceMemoryWhenIdle(onCollected: (ms: number, rssBefore: number, rssAfter: number) => void): void {
   const gc = memoryReducingGc();
   const step = idleReducer(() => {
     const before = process.memoryUsage.rss();
@@ -47,10 +47,9 @@ export function reduceMemoryWhenIdle(onCollected: (ms: number, rssBefore: number
     onCollected(performance.now() - started, before, process.memoryUsage.rss());
   });
   let last = performance.eventLoopUtilization();
-  const timer = setInterval(() => {
+  setInterval(() => {
     step(performance.eventLoopUtilization(last).utilization);
     // Taken after the step: a collection's own time is not activity.
     last = performance.eventLoopUtilization();
   }, EVERY_MS).unref();
-  return () => clearInterval(timer);
 }
