@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request as httpRequest } from 'node:http';
 import { commandTypes } from '@switchboard/contracts';
 import { blockWrites, countRows, expectSpecResponse, openapiParameter, schemaAccepts, headers, pollParked, postCommand, readyAccount, startTestServer, TestHost, type TestServer } from './helpers.ts';
+import { RawConnection } from './raw-http.ts';
 
 const MISSING_CONVERSATION = '01900000-0000-7000-8000-000000000000';
 const SEND = '/v1/commands/message.send';
@@ -42,6 +43,31 @@ describe('authentication comes first', () => {
     const revoked = await postCommand(server.url, other.apiKey, 'message.send', {});
     expect(revoked.status).toBe(401);
     expect(revoked.body.error).toBe('unauthenticated');
+  });
+
+  it('checks the key of every request on a kept-alive connection: a changed key as itself, a revoked key at once', async () => {
+    const first = await readyAccount(server);
+    const second = await server.account();
+    const connection = await RawConnection.open(server.url);
+    const body = JSON.stringify({ target: { kind: 'conversation', conversationId: first.direct }, payload: { text: 'hello' } });
+    const sendOn = async (key: string) => {
+      await connection.send(`POST ${SEND} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+      const res = await connection.response();
+      return { status: res!.status, error: JSON.parse(res!.body).error as string | undefined };
+    };
+    try {
+      expect(await sendOn(first.apiKey)).toEqual({ status: 202, error: undefined });
+      expect(await sendOn(`${first.apiKey}x`)).toEqual({ status: 401, error: 'unauthenticated' });
+      // The other account's key: the conversation is not its own.
+      expect(await sendOn(second.apiKey)).toEqual({ status: 404, error: 'conversation_not_found' });
+      expect(await sendOn(first.apiKey)).toEqual({ status: 202, error: undefined });
+      const credential = (await server.services.store.listCredentials(first.accountId)).find((k) => k.kind === 'account')!;
+      await server.services.store.revokeCredential(credential.id, Date.now());
+      expect(await sendOn(first.apiKey)).toEqual({ status: 401, error: 'unauthenticated' });
+      expect(connection.closed).toBe(false);
+    } finally {
+      connection.close();
+    }
   });
 
   it('checks the credential before the method, the type and the body', async () => {

@@ -1,8 +1,9 @@
+import type { Socket } from 'node:net';
 import type { Services } from '../services.ts';
 import type { CredentialKind, CredentialRecord } from '../store/types.ts';
 import { ApiError } from '../errors.ts';
 import { rateLimited, rateLimitHeaders } from '../ratelimit/headers.ts';
-import { bearerToken, hashSecret } from './keys.ts';
+import { keyHash } from './keys.ts';
 
 export type CredentialCheck = { ok: true; credential: CredentialRecord } | { ok: false; error: ApiError };
 
@@ -16,14 +17,14 @@ export async function checkCredential(
   services: Pick<Services, 'store' | 'clock' | 'authFailures'>,
   header: string | undefined,
   kind: CredentialKind,
-  address: string | undefined,
+  connection: Socket,
 ): Promise<CredentialCheck> {
-  const token = bearerToken(header);
-  if (!token) return { ok: false, error: new ApiError('unauthenticated', 'send Authorization: Bearer <API_KEY>') };
+  const hash = keyHash(header, connection);
+  if (!hash) return { ok: false, error: new ApiError('unauthenticated', 'send Authorization: Bearer <API_KEY>') };
   // The connector protocol is exempt (specs/openapi/connector.yaml): a host must never be locked out.
   const authFailures = kind === 'account' ? services.authFailures : null;
   const now = services.clock.now();
-  const key = address ?? '';
+  const key = connection.remoteAddress ?? '';
   if (authFailures) {
     const waitMs = await authFailures.waitMs(key, now);
     if (waitMs > 0) {
@@ -31,7 +32,7 @@ export async function checkCredential(
       return { ok: false, error: rateLimited(waitMs, headers, 'too many failed authentications from this address') };
     }
   }
-  const credential = await services.store.findCredentialByHash(hashSecret(token));
+  const credential = await services.store.findCredentialByHash(hash);
   if (credential && credential.kind === kind) return { ok: true, credential };
   await authFailures?.take(key, now);
   return { ok: false, error: new ApiError('unauthenticated', 'the credential is not known') };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { bearerToken } from './keys.ts';
+import { bearerToken, hashSecret, keyHash } from './keys.ts';
 
 /** The header's grammar as a regular expression: what bearerToken must take, and nothing else. */
 const BEARER = /^Bearer[ ]+(\S+)[ ]*$/i;
@@ -13,5 +13,19 @@ describe('bearerToken', () => {
     fc.assert(fc.property(fc.string(), (rest) => bearerToken(`Bearer ${rest}`) === expected(`Bearer ${rest}`)));
     expect(bearerToken('bearer  sb_key ')).toBe('sb_key');
     expect(bearerToken(undefined)).toBeNull();
+  });
+});
+
+describe('keyHash', () => {
+  it('hashes the key of a connection once while its header stays the same, and again when it changes', () => {
+    const connection = {};
+    const first = keyHash('Bearer sb_one', connection)!;
+    expect(first).toEqual(hashSecret('sb_one'));
+    expect(keyHash('Bearer sb_one', connection)).toBe(first);
+    expect(keyHash('Bearer sb_two', connection)).toEqual(hashSecret('sb_two'));
+    expect(keyHash('Basic sb_two', connection)).toBeNull();
+    expect(keyHash(undefined, connection)).toBeNull();
+    expect(keyHash('Bearer sb_one', {})).not.toBe(first);
+    expect(keyHash('Bearer sb_one', {})).toEqual(first);
   });
 });

@@ -7,7 +7,7 @@ import { replyError } from './errors.ts';
 
 /** Resolves the request's credential to an account, or answers 401 (or 429) and returns null. */
 export async function authenticate(services: Services, request: FastifyRequest, reply: FastifyReply, kind: CredentialKind): Promise<string | null> {
-  const check = await checkCredential(services, request.headers.authorization, kind, request.raw.socket.remoteAddress);
+  const check = await checkCredential(services, request.headers.authorization, kind, request.raw.socket);
   if (!check.ok) {
     replyError(reply, check.error);
     return null;

@@ -69,7 +69,7 @@ export function commandEndpoint(services: Services): (req: IncomingMessage, res:
     const line: Line = { reqId: ids.next(), method, url: req.url, status: 0 };
 
     try {
-      const check = await checkCredential(services, req.headers.authorization, 'account', req.socket.remoteAddress);
+      const check = await checkCredential(services, req.headers.authorization, 'account', req.socket);
       if (!check.ok) return fail(req, res, line, check.error);
       const { credential } = check;
       line.accountId = credential.accountId;
