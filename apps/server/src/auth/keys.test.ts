@@ -23,6 +23,8 @@ describe('keyHash', () => {
     expect(first).toEqual(hashSecret('sb_one'));
     expect(keyHash('Bearer sb_one', connection)).toBe(first);
     expect(keyHash('Bearer sb_two', connection)).toEqual(hashSecret('sb_two'));
+    // The same length, one character apart.
+    expect(keyHash('Bearer sb_twp', connection)).toEqual(hashSecret('sb_twp'));
     expect(keyHash('Basic sb_two', connection)).toBeNull();
     expect(keyHash(undefined, connection)).toBeNull();
     expect(keyHash('Bearer sb_one', {})).not.toBe(first);
