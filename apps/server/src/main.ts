@@ -1,8 +1,10 @@
 import { loadConfig } from './config.ts';
 import { startServer } from './server.ts';
 import { reduceMemoryWhenIdle } from './memory.ts';
+import { warmNextTick } from './ticks.ts';
 
 const config = loadConfig();
+await warmNextTick();
 const server = await startServer(config).catch((error: NodeJS.ErrnoException) => {
   if (error.code !== 'EADDRINUSE') throw error;
   console.error(`switchboard: ${config.host}:${config.port} is already in use; set SWITCHBOARD_PORT to another port (or SWITCHBOARD_HOST to another address)`);
