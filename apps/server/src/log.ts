@@ -1,3 +1,4 @@
+import { writeSync } from 'node:fs';
 import pino, { type Logger } from 'pino';
 
 /** How long a line may wait to be batched with the next ones, and how many lines go at most in one write. */
@@ -26,7 +27,7 @@ class LineBatch {
     else if (this.timer === null) this.timer = setTimeout(() => this.pass(), BATCH_MS).unref();
   }
 
-  /** Hands the waiting lines to the writer; also before an exit, which sonic-boom then flushes. */
+  /** Hands the waiting lines to the writer. */
   pass(): void {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
@@ -34,6 +35,19 @@ class LineBatch {
     const text = this.lines.length === 1 ? this.lines[0]! : this.lines.join('');
     this.lines = [];
     this.out.write(text);
+  }
+
+  /** At exit: the writer's own bytes, then the waiting lines, written before the process ends. */
+  passSync(): void {
+    this.out.flushSync();
+    if (this.lines.length === 0) return;
+    const text = this.lines.join('');
+    this.lines = [];
+    try {
+      writeSync(this.out.fd, text);
+    } catch {
+      // stdout is closed: there is nowhere left to write to.
+    }
   }
 
   /** pino's `logger.flush(cb)`. */
@@ -49,9 +63,10 @@ const requestLines = new WeakMap<Logger, (line: object) => void>();
 /** The server's logger: JSON lines on stdout, written asynchronously, in batches. */
 export function createLog(level: string): Logger {
   const batch = new LineBatch(pino.destination({ dest: 1, sync: false }));
-  // pino.destination flushes sonic-boom synchronously on exit; the waiting lines must
-  // reach it before, so this listener goes ahead of that one.
-  process.prependListener('exit', () => batch.pass());
+  // pino.destination ends sonic-boom on beforeExit, and on exit flushes only what no write holds;
+  // the waiting lines go ahead of the first and are written synchronously on the second.
+  process.prependListener('beforeExit', () => batch.pass());
+  process.prependListener('exit', () => batch.passSync());
   const log = pino({ level, base: { service: 'switchboard' } }, batch);
   // pino's line, made by one JSON.stringify of the fields: pino quotes every key and value on its
   // own, and the request line was a tenth of the bytes allocated per command.
