@@ -15,10 +15,12 @@ const BATCH_LINES = 512;
 class LineBatch {
   private lines: string[] = [];
   private timer: NodeJS.Timeout | null = null;
+  private readonly fd: number;
   private readonly out: ReturnType<typeof pino.destination>;
 
-  constructor(out: ReturnType<typeof pino.destination>) {
-    this.out = out;
+  constructor(fd: number) {
+    this.fd = fd;
+    this.out = pino.destination({ dest: fd, sync: false });
   }
 
   write(line: string): void {
@@ -44,7 +46,7 @@ class LineBatch {
     const text = this.lines.join('');
     this.lines = [];
     try {
-      writeSync(this.out.fd, text);
+      writeSync(this.fd, text);
     } catch {
       // stdout is closed: there is nowhere left to write to.
     }
@@ -62,7 +64,7 @@ const requestLines = new WeakMap<Logger, (line: object) => void>();
 
 /** The server's logger: JSON lines on stdout, written asynchronously, in batches. */
 export function createLog(level: string): Logger {
-  const batch = new LineBatch(pino.destination({ dest: 1, sync: false }));
+  const batch = new LineBatch(1);
   // pino.destination ends sonic-boom on beforeExit, and on exit flushes only what no write holds;
   // the waiting lines go ahead of the first and are written synchronously on the second.
   process.prependListener('beforeExit', () => batch.pass());
