@@ -146,12 +146,19 @@ try {
   };
   const cpuUs = (name: string) => median(runs.get(name)!.map(µsPerRequest));
 
-  const half = async (server: ServerProcess, name: string, r: BenchRequest) => {
-    const rate = Math.floor(median(runs.get(name)!.map((f) => f.rps)) / 2);
-    return { rate, figures: await load(server.url, server.child.pid!, r, rate) };
-  };
-  const sqliteHalf = await half(sqlite, 'sqlite', request);
-  const postgresHalf = postgres && pgRequest ? await half(postgres, 'postgres', pgRequest) : null;
+  const halfRate = (name: string) => Math.floor(median(runs.get(name)!.map((f) => f.rps)) / 2);
+  // The p99 at half max is mostly the disk's fsync time, which moves between runs: the floor,
+  // loaded at the same rate in turns with the intake, is its baseline.
+  const sqliteHalf = { rate: halfRate('sqlite'), rounds: [] as Figures[], floor: [] as Figures[] };
+  for (let round = 0; round < ROUNDS; round++) {
+    sqliteHalf.rounds.push(await load(sqlite.url, sqlite.child.pid!, request, sqliteHalf.rate));
+    sqliteHalf.floor.push(await load(floorUrl, floor.pid!, request, sqliteHalf.rate));
+  }
+  /** The round with the median p99. */
+  const middle = (list: Figures[]) => list.find((f) => f.p99 === median(list.map((g) => g.p99)))!;
+  const halfP99 = middle(sqliteHalf.rounds).p99;
+  const floorHalfP99 = middle(sqliteHalf.floor).p99;
+  const postgresHalf = postgres && pgRequest ? { rate: halfRate('postgres'), figures: await load(postgres.url, postgres.child.pid!, pgRequest, halfRate('postgres')) } : null;
   const afterLoadRss = rssMb(sqlite.child.pid!);
   const idleRss = await idleRssAsStarted(5_000);
 
@@ -161,7 +168,8 @@ try {
   console.log(row('bare node:http 202 (ceiling)', typical('ceiling'), cpuUs('ceiling')));
   console.log(row('node:http + SQLite group commit (floor)', typical('floor'), cpuUs('floor')));
   console.log(row('switchboard, SQLite (max)', typical('sqlite'), cpuUs('sqlite')));
-  console.log(row(`switchboard, SQLite at half max (${sqliteHalf.rate}/s)`, sqliteHalf.figures));
+  console.log(row(`switchboard, SQLite at half max (${sqliteHalf.rate}/s)`, middle(sqliteHalf.rounds)));
+  console.log(row('floor at the same rate', middle(sqliteHalf.floor)));
   if (postgres && postgresHalf) {
     console.log(row('switchboard, PostgreSQL (max)', typical('postgres'), cpuUs('postgres')));
     console.log(row(`switchboard, PostgreSQL at half max (${postgresHalf.rate}/s)`, postgresHalf.figures));
@@ -173,7 +181,7 @@ try {
   console.log(`SQLite intake / floor: ${percent(ratio('sqlite', 'floor'))} (target >= ${percent(TARGET.ofFloor)}): ${verdict(ratio('sqlite', 'floor') >= TARGET.ofFloor)}`);
   console.log(`SQLite intake / ceiling: ${percent(ratio('sqlite', 'ceiling'))} (target >= ${percent(TARGET.ofCeiling)}): ${verdict(ratio('sqlite', 'ceiling') >= TARGET.ofCeiling)}`);
   console.log(`SQLite intake CPU: ${cpuUs('sqlite').toFixed(0)} µs per command (target <= ${TARGET.cpuUs}; the floor ${cpuUs('floor').toFixed(0)}, the ceiling ${cpuUs('ceiling').toFixed(0)}): ${verdict(cpuUs('sqlite') <= TARGET.cpuUs)}`);
-  console.log(`SQLite p99 at half max: ${sqliteHalf.figures.p99.toFixed(1)} ms (target < ${TARGET.halfMaxP99Ms} ms): ${verdict(sqliteHalf.figures.p99 < TARGET.halfMaxP99Ms)}`);
+  console.log(`SQLite p99 at half max: ${halfP99.toFixed(1)} ms, median of ${ROUNDS} (target < ${TARGET.halfMaxP99Ms} ms; the floor at the same rate ${floorHalfP99.toFixed(1)} ms): ${verdict(halfP99 < TARGET.halfMaxP99Ms)}`);
   if (postgres && postgresHalf) {
     console.log(`PostgreSQL intake / floor: ${percent(ratio('postgres', 'floor'))}, / ceiling: ${percent(ratio('postgres', 'ceiling'))}, ` +
       `${cpuUs('postgres').toFixed(0)} µs of server CPU per command (the database's own CPU not counted), p99 at half max ${postgresHalf.figures.p99.toFixed(1)} ms ` +
