@@ -36,6 +36,11 @@ export interface Config {
   webhooks: WebhookConfig;
 }
 
+/** A setting the server cannot run with: reported in one line at start-up. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
@@ -44,7 +49,7 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): n
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min) {
-    throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
+    throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
   }
   return value;
 }
@@ -52,7 +57,7 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): n
 function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, values: readonly T[], fallback: T): T {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  if (!(values as readonly string[]).includes(raw)) throw new Error(`${name} must be one of ${values.join(', ')}, got "${raw}"`);
+  if (!(values as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${values.join(', ')}, got "${raw}"`);
   return raw as T;
 }
 
@@ -62,7 +67,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // An adopted duplicate answers with the original command's status: a command outlives its key.
   const commandRetentionMs = int(env, 'SWITCHBOARD_COMMAND_RETENTION_MS', Math.max(30 * DAY, idempotencyRetentionMs));
   if (commandRetentionMs < idempotencyRetentionMs) {
-    throw new Error(`SWITCHBOARD_COMMAND_RETENTION_MS (${commandRetentionMs}) must be at least SWITCHBOARD_IDEMPOTENCY_RETENTION_MS (${idempotencyRetentionMs}): an adopted duplicate answers with its original command`);
+    throw new ConfigError(`SWITCHBOARD_COMMAND_RETENTION_MS (${commandRetentionMs}) must be at least SWITCHBOARD_IDEMPOTENCY_RETENTION_MS (${idempotencyRetentionMs}): an adopted duplicate answers with its original command`);
   }
   return {
     host: env.SWITCHBOARD_HOST ?? '127.0.0.1',

@@ -1,15 +1,29 @@
-import { loadConfig } from './config.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
 import { startServer } from './server.ts';
 import { reduceMemoryWhenIdle } from './memory.ts';
+import { StoreError } from './store/types.ts';
 import { warmNextTick } from './ticks.ts';
 
-const config = loadConfig();
-await warmNextTick();
-const server = await startServer(config).catch((error: NodeJS.ErrnoException) => {
-  if (error.code !== 'EADDRINUSE') throw error;
-  console.error(`switchboard: ${config.host}:${config.port} is already in use; set SWITCHBOARD_PORT to another port (or SWITCHBOARD_HOST to another address)`);
+/** A start-up failure the operator can put right: one line on stderr, exit 1. Anything else is a bug, with its stack. */
+function cannotStart(error: unknown, config?: Config): never {
+  if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE' && config) {
+    console.error(`switchboard: ${config.host}:${config.port} is already in use; set SWITCHBOARD_PORT to another port (or SWITCHBOARD_HOST to another address)`);
+  } else if (error instanceof ConfigError || error instanceof StoreError) {
+    console.error(`switchboard: ${error.message}`);
+  } else {
+    throw error;
+  }
   process.exit(1);
-});
+}
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (error) {
+  cannotStart(error);
+}
+await warmNextTick();
+const server = await startServer(config).catch((error: unknown) => cannotStart(error, config));
 server.services.log.info({ url: server.url, dataDir: config.dataDir }, 'switchboard listening');
 reduceMemoryWhenIdle((ms, rssBefore, rssAfter) => server.services.log.debug({ ms: Math.round(ms), rssBefore, rssAfter }, 'memory given back'));
 

@@ -124,6 +124,36 @@ describe('PostgreSQL unreachable', () => {
   });
 });
 
+describe('PostgreSQL over its Unix socket', () => {
+  const servers: TestServer[] = [];
+  afterAll(() => Promise.all(servers.map((s) => s.stopAndClean())));
+
+  it.each([
+    ['the socket directory as the host parameter', (dir: string, port: string, db: URL) => `postgres://${db.username}:${db.password}@${db.pathname}?host=${encodeURIComponent(dir)}&port=${port}`],
+    ['the socket directory percent-encoded as the host', (dir: string, port: string, db: URL) => `postgresql://${db.username}:${db.password}@${encodeURIComponent(dir)}:${port}${db.pathname}`],
+  ])('serves a command with %s, on connections that are not TCP', async (_name, socketUrl) => {
+    const url = await fresh();
+    const [settings] = await query(url, (sql) => sql`SELECT current_setting('unix_socket_directories') AS dirs, current_setting('port') AS port`);
+    const dir = String(settings!.dirs).split(',')[0]!.trim();
+    expect(dir).toMatch(/^\//);
+    const server = await startTestServer({ databaseUrl: socketUrl(dir, String(settings!.port), new URL(url)) });
+    servers.push(server);
+    const a = await readyAccount(server);
+    const sent = await postCommand(server.url, a.apiKey, 'message.send', { target: { kind: 'conversation', conversationId: a.direct }, payload: { text: 'over the socket' } });
+    expect(sent.status).toBe(202);
+    const database = new URL(url).pathname.slice(1);
+    const seen = await query(url, async (sql) => ({
+      command: (await sql`SELECT payload FROM commands WHERE id = ${sent.body.commandId as string}`)[0]?.payload,
+      // A session over a Unix socket has no client address.
+      tcp: Number((await sql`SELECT COUNT(*) AS n FROM pg_stat_activity WHERE datname = ${database} AND application_name = 'switchboard' AND client_addr IS NOT NULL`)[0]!.n),
+      socket: Number((await sql`SELECT COUNT(*) AS n FROM pg_stat_activity WHERE datname = ${database} AND application_name = 'switchboard' AND client_addr IS NULL`)[0]!.n),
+    }));
+    expect(JSON.parse(String(seen.command))).toEqual({ text: 'over the socket' });
+    expect(seen.tcp).toBe(0);
+    expect(seen.socket).toBeGreaterThan(0);
+  });
+});
+
 describe('PostgreSQL ends a connection in the middle of a transaction', () => {
   let server: TestServer | null = null;
   afterAll(() => server?.stopAndClean());

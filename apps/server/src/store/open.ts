@@ -1,5 +1,5 @@
 import type { Config } from '../config.ts';
-import type { Store } from './types.ts';
+import { StoreError, type Store } from './types.ts';
 import { SqliteStore } from './sqlite/store.ts';
 import { PostgresStore } from './postgres/store.ts';
 
@@ -13,5 +13,10 @@ export async function openStore(config: Config, options: { dataDir?: string; mig
       migrate: options.migrate ?? config.migrate === 'auto',
     });
   }
-  return new SqliteStore({ dataDir: options.dataDir ?? config.dataDir, busyTimeoutMs: config.sqliteBusyTimeoutMs });
+  const dataDir = options.dataDir ?? config.dataDir;
+  try {
+    return new SqliteStore({ dataDir, busyTimeoutMs: config.sqliteBusyTimeoutMs });
+  } catch (error) {
+    throw new StoreError(`cannot open the SQLite store in ${dataDir}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
 }

@@ -284,7 +284,7 @@ export interface Store {
   readonly webhooks?: WebhookStore;
 }
 
-/** A write that could not be made durable. The HTTP layer answers 500 `internal`. */
+/** A write that could not be made durable (the HTTP layer answers 500 `internal`), or a store that cannot open. */
 export class StoreError extends Error {
-  override readonly name = 'StoreError';
+  override readonly name: string = 'StoreError';
 }

@@ -1,11 +1,13 @@
-import postgres, { type Sql } from 'postgres';
+import type { Sql } from 'postgres';
+import { StoreError } from '../types.ts';
+import { connect, databaseTarget, openFailure } from './connect.ts';
 import { migrations } from './migrations/index.ts';
 
 /** Every replica takes this advisory lock to read or change the schema, so they migrate once. */
 const MIGRATION_LOCK = 0x5357_0001;
 
 /** The database's schema does not match this build; the server does not start. */
-export class SchemaMismatch extends Error {
+export class SchemaMismatch extends StoreError {
   override readonly name = 'SchemaMismatch';
 }
 
@@ -16,9 +18,12 @@ export interface MigrateResult {
 
 /** `switchboard migrate`: applies pending migrations on the database at `url`. */
 export async function migrateDatabase(url: string): Promise<MigrateResult> {
-  const sql = postgres(url, { max: 1, onnotice: () => undefined, connect_timeout: 5 });
+  const target = databaseTarget(url);
+  const sql = connect(target, { max: 1, onnotice: () => undefined, connect_timeout: 5 });
   try {
     return await migrate(sql, true);
+  } catch (error) {
+    throw openFailure(target, error);
   } finally {
     await sql.end({ timeout: 1 });
   }

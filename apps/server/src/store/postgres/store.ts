@@ -25,6 +25,7 @@ import {
 } from '../types.ts';
 import { account, command, conversation, credential, lease, type Row } from '../rows.ts';
 import { migrate } from './migrate.ts';
+import { connect, databaseTarget, openFailure } from './connect.ts';
 import { CHANNEL, type ChangeFeed, type ChangeListener, parseChange } from './changes.ts';
 import { PostgresRateLimiter } from './rate-limiter.ts';
 import { PostgresWebhookStore } from './webhooks.ts';
@@ -93,7 +94,8 @@ export class PostgresStore implements Store, ChangeFeed {
 
   static async open(options: PostgresOptions): Promise<PostgresStore> {
     const max = options.poolMax ?? 10;
-    const connect = (connections: number) => postgres(options.url, {
+    const target = databaseTarget(options.url);
+    const open = (connections: number) => connect(target, {
       max: connections,
       connect_timeout: 5,
       idle_timeout: 60,
@@ -106,14 +108,14 @@ export class PostgresStore implements Store, ChangeFeed {
     });
     // One connection of the pool is intake's own: every statement of the hot path goes down it,
     // pipelined (see "The intake path" in README.md).
-    const sql = connect(max > 1 ? max - 1 : 1);
+    const sql = open(max > 1 ? max - 1 : 1);
     try {
       await migrate(sql, options.migrate ?? true);
     } catch (error) {
       await sql.end({ timeout: 1 });
-      throw error;
+      throw openFailure(target, error);
     }
-    return new PostgresStore(sql, max > 1 ? connect(1) : sql);
+    return new PostgresStore(sql, max > 1 ? open(1) : sql);
   }
 
   /** One transaction; a database failure (not the caller's own error) becomes a StoreError. */
