@@ -44,12 +44,12 @@ export class ConfigError extends Error {
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) {
-    throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer ${max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`}, got "${raw}"`);
   }
   return value;
 }
@@ -71,7 +71,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   return {
     host: env.SWITCHBOARD_HOST ?? '127.0.0.1',
-    port: int(env, 'SWITCHBOARD_PORT', 7300),
+    port: int(env, 'SWITCHBOARD_PORT', 7300, 0, 65_535),
     dataDir: env.SWITCHBOARD_DATA_DIR ?? join(process.cwd(), '.switchboard'),
     logLevel: env.SWITCHBOARD_LOG_LEVEL ?? 'info',
     rateLimit: int(env, 'SWITCHBOARD_RATE_LIMIT', 60),

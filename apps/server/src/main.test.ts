@@ -18,7 +18,9 @@ describe('a server that cannot start says why in one line and exits 1', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it.each([
-    ['a setting that is not a number', { SWITCHBOARD_PORT: 'abc' }, 'switchboard: SWITCHBOARD_PORT must be an integer >= 0, got "abc"'],
+    ['a setting that is not a number', { SWITCHBOARD_PORT: 'abc' }, 'switchboard: SWITCHBOARD_PORT must be an integer from 0 to 65535, got "abc"'],
+    ['a port past the last', { SWITCHBOARD_PORT: '65536' }, 'switchboard: SWITCHBOARD_PORT must be an integer from 0 to 65535, got "65536"'],
+    ['a host name that does not resolve', { SWITCHBOARD_HOST: 'nowhere.invalid' }, 'switchboard: cannot listen on nowhere.invalid:0 (getaddrinfo ENOTFOUND nowhere.invalid)'],
     ['a data directory that is a file', { SWITCHBOARD_DATA_DIR: join(dir, 'file') }, `switchboard: cannot open the SQLite store in ${join(dir, 'file')}: EEXIST`],
     ['a database URL of another scheme', { SWITCHBOARD_DATABASE_URL: 'mysql://user@db/app' }, 'switchboard: SWITCHBOARD_DATABASE_URL must start with postgres:// or postgresql://'],
     ['a database URL that is not one, without its password', { SWITCHBOARD_DATABASE_URL: 'postgres://user:s3cret@[db/app' }, 'switchboard: SWITCHBOARD_DATABASE_URL is not a valid URL'],

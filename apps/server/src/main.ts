@@ -6,8 +6,11 @@ import { warmNextTick } from './ticks.ts';
 
 /** A start-up failure the operator can put right: one line on stderr, exit 1. Anything else is a bug, with its stack. */
 function cannotStart(error: unknown, config?: Config): never {
-  if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE' && config) {
+  const { code, syscall } = error as NodeJS.ErrnoException;
+  if (code === 'EADDRINUSE' && config) {
     console.error(`switchboard: ${config.host}:${config.port} is already in use; set SWITCHBOARD_PORT to another port (or SWITCHBOARD_HOST to another address)`);
+  } else if ((syscall === 'listen' || syscall === 'getaddrinfo') && config) {
+    console.error(`switchboard: cannot listen on ${config.host}:${config.port} (${(error as Error).message}); check SWITCHBOARD_HOST and SWITCHBOARD_PORT`);
   } else if (error instanceof ConfigError || error instanceof StoreError) {
     console.error(`switchboard: ${error.message}`);
   } else {
