@@ -41,10 +41,15 @@ class LineBatch {
 
   /** At exit: the writer's own bytes, then the waiting lines, written before the process ends. */
   passSync(): void {
-    this.out.flushSync();
-    if (this.lines.length === 0) return;
     const text = this.lines.join('');
     this.lines = [];
+    try {
+      // Throws once pino has ended the writer (after a write made on beforeExit): nothing is left in it.
+      this.out.flushSync();
+    } catch {
+      // nothing to flush, or stdout is closed
+    }
+    if (text === '') return;
     try {
       writeSync(this.fd, text);
     } catch {
