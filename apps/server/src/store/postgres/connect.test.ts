@@ -10,6 +10,14 @@ describe('SWITCHBOARD_DATABASE_URL in libpq forms', () => {
     });
   });
 
+  it("passes postgres.js's multi-host form as it is", () => {
+    expect(databaseTarget('postgres://app:pw@db1:5432,db2:5433/switchboard?target_session_attrs=primary')).toEqual({
+      url: 'postgres://app:pw@db1:5432,db2:5433/switchboard?target_session_attrs=primary',
+      where: 'db1:5432,db2:5433/switchboard',
+    });
+    expect(() => databaseTarget('postgres://app:pw@[db1,db2/switchboard')).toThrow(ConfigError);
+  });
+
   it('takes a Unix socket directory from the host parameter, and the port parameter, out of the URL', () => {
     expect(databaseTarget('postgresql://app:pw@/switchboard?host=/var/run/postgresql&port=5433&sslmode=disable')).toEqual({
       url: 'postgresql://app:pw@localhost/switchboard?sslmode=disable',

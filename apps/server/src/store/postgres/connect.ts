@@ -23,6 +23,14 @@ function decoded(text: string): string {
   }
 }
 
+function readable(text: string): URL {
+  try {
+    return new URL(text);
+  } catch {
+    throw new ConfigError('SWITCHBOARD_DATABASE_URL is not a valid URL');
+  }
+}
+
 /**
  * Reads a connection URL in libpq's forms, which postgres.js does not all take: a Unix socket's
  * directory given as `?host=/var/run/postgresql` or percent-encoded as the host
@@ -36,16 +44,17 @@ export function databaseTarget(raw: string): DatabaseTarget {
   const rest = raw.slice(scheme.length);
   const authority = rest.slice(0, rest.search(/[/?#]|$/));
   const credentials = authority.slice(0, authority.lastIndexOf('@') + 1);
-  const [, host = '', port = ''] = /^(.*?)(?::(\d*))?$/.exec(authority.slice(credentials.length))!;
+  const hosts = authority.slice(credentials.length);
+  if (hosts.includes(',')) {
+    // postgres.js's own multi-host form (`h1:5432,h2:5433`): it reads the URL with the first host, as checked here.
+    readable(`${scheme}${credentials}${hosts.split(',')[0]}${rest.slice(authority.length)}`);
+    return { url: raw, where: `${hosts}${rest.slice(authority.length).split(/[?#]/)[0]}` };
+  }
+  const [, host = '', port = ''] = /^(.*?)(?::(\d*))?$/.exec(hosts)!;
   const socket = decoded(host).startsWith('/') ? decoded(host) : undefined;
   // Neither form has a host WHATWG's URL takes: a stand-in goes in its place, overridden below.
   const text = host === '' || socket ? `${scheme}${credentials}localhost${port ? `:${port}` : ''}${rest.slice(authority.length)}` : raw;
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new ConfigError('SWITCHBOARD_DATABASE_URL is not a valid URL');
-  }
+  const url = readable(text);
   const hostParameter = url.searchParams.get('host') || undefined;
   const portParameter = url.searchParams.get('port') || undefined;
   url.searchParams.delete('host');
