@@ -9,6 +9,7 @@ import autocannon from 'autocannon';
 import { awaitLog, exited, paths, removeDataDir, startServer, type ServerProcess } from '@switchboard/testkit';
 import { startEmbeddedPostgres, testDatabase } from '@switchboard/testkit/postgres';
 import { benchRequest, cpuSeconds, median, type BenchRequest } from './setup.ts';
+import { paced } from './paced.ts';
 
 // Durable message.send intake beside two references measured in the same run: the bare
 // node:http ceiling, and the durable floor (node:http plus a group-committed SQLite insert,
@@ -30,20 +31,22 @@ function rssMb(pid: number): number {
   return Number(line.replace(/\D+/g, '')) / 1024;
 }
 
-/** Loads one server with the same request the whole run; `cpu` is the server's cores used. */
-async function load(url: string, pid: number, request: BenchRequest, overallRate?: number): Promise<Figures> {
+/** Loads one server at its max with the same request the whole run; `cpu` is the server's cores used. */
+async function load(url: string, pid: number, request: BenchRequest): Promise<Figures> {
   const cpu0 = cpuSeconds(pid);
   const started = performance.now();
-  const result = await autocannon({
-    url: `${url}/v1/commands/message.send`,
-    method: 'POST',
-    ...request,
-    connections: CONNECTIONS,
-    duration: DURATION,
-    ...(overallRate ? { overallRate } : {}),
-  });
+  const result = await autocannon({ url: `${url}/v1/commands/message.send`, method: 'POST', ...request, connections: CONNECTIONS, duration: DURATION });
   const cpu = (cpuSeconds(pid) - cpu0) / ((performance.now() - started) / 1000);
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, failures: result.non2xx + result.errors, cpu };
+}
+
+/** The same at a steady `rate` (paced.ts: autocannon's rate is a burst at max each second). */
+async function loadAt(url: string, pid: number, request: BenchRequest, rate: number): Promise<Figures> {
+  const cpu0 = cpuSeconds(pid);
+  const started = performance.now();
+  const result = await paced(url, request, rate, DURATION, CONNECTIONS);
+  const cpu = (cpuSeconds(pid) - cpu0) / ((performance.now() - started) / 1000);
+  return { ...result, cpu };
 }
 
 const µsPerRequest = (f: Figures) => (f.cpu / f.rps) * 1e6;
@@ -148,17 +151,18 @@ try {
 
   const halfRate = (name: string) => Math.floor(median(runs.get(name)!.map((f) => f.rps)) / 2);
   // The p99 at half max is mostly the disk's fsync time, which moves between runs: the floor,
-  // loaded at the same rate in turns with the intake, is its baseline.
+  // loaded at the same steady rate in turns with the intake, is its baseline.
   const sqliteHalf = { rate: halfRate('sqlite'), rounds: [] as Figures[], floor: [] as Figures[] };
   for (let round = 0; round < ROUNDS; round++) {
-    sqliteHalf.rounds.push(await load(sqlite.url, sqlite.child.pid!, request, sqliteHalf.rate));
-    sqliteHalf.floor.push(await load(floorUrl, floor.pid!, request, sqliteHalf.rate));
+    sqliteHalf.rounds.push(await loadAt(sqlite.url, sqlite.child.pid!, request, sqliteHalf.rate));
+    sqliteHalf.floor.push(await loadAt(floorUrl, floor.pid!, request, sqliteHalf.rate));
+    console.log(styleText('dim', `half max round ${round + 1} (${sqliteHalf.rate}/s, steady): sqlite p99 ${sqliteHalf.rounds.at(-1)!.p99.toFixed(1)} ms, floor ${sqliteHalf.floor.at(-1)!.p99.toFixed(1)} ms`));
   }
   /** The round with the median p99. */
   const middle = (list: Figures[]) => list.find((f) => f.p99 === median(list.map((g) => g.p99)))!;
   const halfP99 = middle(sqliteHalf.rounds).p99;
   const floorHalfP99 = middle(sqliteHalf.floor).p99;
-  const postgresHalf = postgres && pgRequest ? { rate: halfRate('postgres'), figures: await load(postgres.url, postgres.child.pid!, pgRequest, halfRate('postgres')) } : null;
+  const postgresHalf = postgres && pgRequest ? { rate: halfRate('postgres'), figures: await loadAt(postgres.url, postgres.child.pid!, pgRequest, halfRate('postgres')) } : null;
   const afterLoadRss = rssMb(sqlite.child.pid!);
   const idleRss = await idleRssAsStarted(5_000);
 
