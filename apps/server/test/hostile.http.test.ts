@@ -176,6 +176,18 @@ describe('paths and header blocks (item 11)', () => {
   it('answers an HTTP/1.1 request without Host with 400 bad_request', async () => {
     expectError(await rawExchange(server.url, 'GET /v1/conversations HTTP/1.1\r\n\r\n'), 400, 'bad_request');
   });
+
+  // A request target never carries a fragment (RFC 9112 §3.2); the router used to cut the path at
+  // `#` and answer the shorter route (`/v1/conversations/#/x` listed the conversations).
+  it.each([
+    ['GET', '/v1/conversations/#/x'],
+    ['DELETE', '/v1/webhook-endpoints/#/test'],
+    ['GET', '/v1/commands/#'],
+    ['POST', '/v1/commands/message.send#x'],
+  ])('answers %s %s, a target with "#", with 400 bad_request', async (method, path) => {
+    const res = await rawExchange(server.url, req(method, path, { ...auth(), 'content-type': 'application/json', 'content-length': String(direct().length) }, direct()));
+    expectError(res, 400, 'bad_request');
+  });
 });
 
 describe('bodies (item 12)', () => {

@@ -55,6 +55,11 @@ export function rejectedBeforeRouting(ids: IdSource): (req: IncomingMessage, res
       sendRaw(req, res, ids.next(), new ApiError('bad_request', 'an HTTP/1.1 request needs a Host header'));
       return true;
     }
+    // A target never carries a fragment (RFC 9112 §3.2); the router would cut the path at it.
+    if (req.url !== undefined && req.url.includes('#')) {
+      sendRaw(req, res, ids.next(), new ApiError('bad_request', 'the request target has a "#", which a request never carries; send it percent-encoded as %23'));
+      return true;
+    }
     return false;
   };
 }
