@@ -31,23 +31,22 @@ function rssMb(pid: number): number {
   return Number(line.replace(/\D+/g, '')) / 1024;
 }
 
-/** Loads one server at its max with the same request the whole run; `cpu` is the server's cores used. */
-async function load(url: string, pid: number, request: BenchRequest): Promise<Figures> {
+/** `run`'s figures with the cores the server at `pid` used meanwhile. */
+async function measured(pid: number, run: () => Promise<Omit<Figures, 'cpu'>>): Promise<Figures> {
   const cpu0 = cpuSeconds(pid);
   const started = performance.now();
-  const result = await autocannon({ url: `${url}/v1/commands/message.send`, method: 'POST', ...request, connections: CONNECTIONS, duration: DURATION });
-  const cpu = (cpuSeconds(pid) - cpu0) / ((performance.now() - started) / 1000);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, failures: result.non2xx + result.errors, cpu };
+  const result = await run();
+  return { ...result, cpu: (cpuSeconds(pid) - cpu0) / ((performance.now() - started) / 1000) };
 }
 
+/** Loads one server at its max with the same request the whole run. */
+const load = (url: string, pid: number, request: BenchRequest) => measured(pid, async () => {
+  const result = await autocannon({ url: `${url}/v1/commands/message.send`, method: 'POST', ...request, connections: CONNECTIONS, duration: DURATION });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, failures: result.non2xx + result.errors };
+});
+
 /** The same at a steady `rate` (paced.ts: autocannon's rate is a burst at max each second). */
-async function loadAt(url: string, pid: number, request: BenchRequest, rate: number): Promise<Figures> {
-  const cpu0 = cpuSeconds(pid);
-  const started = performance.now();
-  const result = await paced(url, request, rate, DURATION, CONNECTIONS);
-  const cpu = (cpuSeconds(pid) - cpu0) / ((performance.now() - started) / 1000);
-  return { ...result, cpu };
-}
+const loadAt = (url: string, pid: number, request: BenchRequest, rate: number) => measured(pid, () => paced(url, request, rate, DURATION, CONNECTIONS));
 
 const µsPerRequest = (f: Figures) => (f.cpu / f.rps) * 1e6;
 
