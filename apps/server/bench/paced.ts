@@ -1,16 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import type { BenchRequest } from './setup.ts';
 
-/**
- * An open-loop load at a steady rate: request i is due at start + i / rate, sent on the first free
- * connection, and its latency runs from when it was due (so a stalled server is charged for the
- * requests it kept waiting, not only for the ones it answered slowly).
- *
- * autocannon's `overallRate` is not that: each connection sends its share of a second back to back
- * and then waits for the next second, so "half the max rate" is the max rate for half of each
- * second; and it corrects for coordinated omission with an interval of ceil(1 / rate) = 1 ms,
- * adding a sample for every millisecond a response took.
- */
+/** What a steady load measured; latencies in ms. */
 export interface PacedFigures {
   /** Answers per second over the run. */
   rps: number;
@@ -69,7 +60,17 @@ class Connection {
   }
 }
 
-/** Sends `request` to `url`'s command endpoint at `rate` per second for `seconds`, on `connections` connections. */
+/**
+ * Sends `request` to `url`'s command endpoint at `rate` per second for `seconds`, on `connections`
+ * connections, open-loop: request i is due at start + i / rate, sent on the first free connection,
+ * and its latency runs from when it was due (so a stalled server is charged for the requests it
+ * kept waiting, not only for the ones it answered slowly).
+ *
+ * autocannon's `overallRate` is not that: each connection sends its share of a second back to back
+ * and then waits for the next second, so "half the max rate" is the max rate for half of each
+ * second; and it corrects for coordinated omission with an interval of ceil(1 / rate) = 1 ms,
+ * adding a sample for every millisecond a response took.
+ */
 export async function paced(url: string, request: BenchRequest, rate: number, seconds: number, connections: number): Promise<PacedFigures> {
   const { hostname, port } = new URL(url);
   const head = [`POST /v1/commands/message.send HTTP/1.1`, `host: ${hostname}:${port}`, `content-length: ${Buffer.byteLength(request.body)}`];

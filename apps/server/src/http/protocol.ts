@@ -41,8 +41,8 @@ function sendRaw(req: IncomingMessage, res: ServerResponse, requestId: string, e
 
 /**
  * What node:http parsed but no route should see: a transfer coding other than `chunked` (501,
- * RFC 9112 §6.1) and an HTTP/1.1 request without Host (400, RFC 9112 §3.2). Answered here, then
- * the connection closes; true when it did.
+ * RFC 9112 §6.1), an HTTP/1.1 request without Host and a target with a `#` (400, RFC 9112 §3.2).
+ * Answered here, then the connection closes; true when it did.
  */
 export function rejectedBeforeRouting(ids: IdSource): (req: IncomingMessage, res: ServerResponse) => boolean {
   return (req, res) => {
@@ -55,7 +55,7 @@ export function rejectedBeforeRouting(ids: IdSource): (req: IncomingMessage, res
       sendRaw(req, res, ids.next(), new ApiError('bad_request', 'an HTTP/1.1 request needs a Host header'));
       return true;
     }
-    // A target never carries a fragment (RFC 9112 §3.2); the router would cut the path at it.
+    // The router would cut the path at the `#` and answer a shorter route.
     if (req.url !== undefined && req.url.includes('#')) {
       sendRaw(req, res, ids.next(), new ApiError('bad_request', 'the request target has a "#", which a request never carries; send it percent-encoded as %23'));
       return true;
