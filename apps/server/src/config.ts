@@ -33,6 +33,8 @@ export interface Config {
   databaseStatementTimeoutMs: number;
   /** Apply pending PostgreSQL migrations at start-up (`auto`), or refuse to start until `switchboard migrate` ran (`off`). */
   migrate: 'auto' | 'off';
+  /** After traffic, the server gives memory back once it was quiet this long (after start-up, at its first quiet second). */
+  memoryQuietMs: number;
   webhooks: WebhookConfig;
 }
 
@@ -93,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolMax: int(env, 'SWITCHBOARD_DATABASE_POOL_MAX', 10, 1),
     databaseStatementTimeoutMs: int(env, 'SWITCHBOARD_DATABASE_STATEMENT_TIMEOUT_MS', 5_000, 1),
     migrate: oneOf(env, 'SWITCHBOARD_MIGRATE', ['auto', 'off'] as const, 'auto'),
+    memoryQuietMs: int(env, 'SWITCHBOARD_MEMORY_QUIET_MS', 30_000),
     webhooks: loadWebhookConfig(env, (name, fallback, min) => int(env, name, fallback, min)),
   };
 }

@@ -28,7 +28,7 @@ try {
 await warmNextTick();
 const server = await startServer(config).catch((error: unknown) => cannotStart(error, config));
 server.services.log.info({ url: server.url, dataDir: config.dataDir }, 'switchboard listening');
-reduceMemoryWhenIdle((ms, rssBefore, rssAfter) => server.services.log.debug({ ms: Math.round(ms), rssBefore, rssAfter }, 'memory given back'));
+reduceMemoryWhenIdle(config.memoryQuietMs, (ms, rssBefore, rssAfter) => server.services.log.debug({ ms: Math.round(ms), rssBefore, rssAfter }, 'memory given back'));
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

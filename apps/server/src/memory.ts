@@ -4,20 +4,27 @@ import { runInNewContext } from 'node:vm';
 
 /** How often the event loop's utilisation is sampled. */
 const EVERY_MS = 1_000;
-/** A second busier than this counts as activity; a quieter one, after activity, gives memory back. */
+/** A second busier than this counts as activity; a quieter one counts towards a quiet spell. */
 const QUIET_BELOW = 0.02;
 
 /**
  * Decides, one sample of event-loop utilisation at a time, when to give memory back: at the first
- * quiet sample after activity (start-up counts as activity), then not again until the server
- * was busy once more.
+ * quiet sample after start-up, and after traffic once `quietSamples` samples in a row were quiet;
+ * then not again until the server was busy once more. Traffic that pauses for less keeps the
+ * memory it grew: giving it back costs the next 100-200 ms of load a slow start (README, "the
+ * tail after a quiet spell").
  */
-export function idleReducer(collect: () => void): (utilisation: number) => void {
-  let armed = true;
+export function idleReducer(collect: () => void, quietSamples: number): (utilisation: number) => void {
+  let startedUp = false;
+  let needed = 1;
+  let quiet = 0;
   return (utilisation) => {
-    if (utilisation >= QUIET_BELOW) armed = true;
-    else if (armed) {
-      armed = false;
+    if (utilisation >= QUIET_BELOW) {
+      needed = startedUp ? Math.max(1, quietSamples) : 1;
+      quiet = 0;
+    } else if (needed > 0 && ++quiet >= needed) {
+      startedUp = true;
+      needed = 0;
       collect();
     }
   };
@@ -36,16 +43,17 @@ function memoryReducingGc(): () => void {
  * full size (16 MB a semi-space here) and keeps it: capping it at 4 MB costs intake 4-8 % more CPU a
  * command, keeping it costs an idle server ~9 MB (README, "Idle RSS"). A memory-reducing
  * collection at the first quiet second after activity shrinks it again, so the server runs with
- * the large young generation and idles without it. `onCollected`: how long it took, and the RSS.
+ * the large young generation and idles without it. `quietMs`: how long a quiet spell after traffic
+ * must last. `onCollected`: how long the collection took, and the RSS.
  */
-export function reduceMemoryWhenIdle(onCollected: (ms: number, rssBefore: number, rssAfter: number) => void): void {
+export function reduceMemoryWhenIdle(quietMs: number, onCollected: (ms: number, rssBefore: number, rssAfter: number) => void): void {
   const gc = memoryReducingGc();
   const step = idleReducer(() => {
     const before = process.memoryUsage.rss();
     const started = performance.now();
     gc();
     onCollected(performance.now() - started, before, process.memoryUsage.rss());
-  });
+  }, Math.ceil(quietMs / EVERY_MS));
   let last = performance.eventLoopUtilization();
   setInterval(() => {
     step(performance.eventLoopUtilization(last).utilization);
