@@ -87,6 +87,27 @@ describe('memory', () => {
       removeDataDir(other.dataDir);
     }
   }, 60_000);
+  it('keeps the young generation it grew under load through a pause shorter than SWITCHBOARD_MEMORY_QUIET_MS (V8\'s own memory reducer is off)', async () => {
+    const other = await startServer({ SWITCHBOARD_LOG_LEVEL: 'debug', SWITCHBOARD_RATE_LIMIT: '0', SWITCHBOARD_MEMORY_QUIET_MS: '120000' });
+    const tail = new LogTail(other.child.stdout!);
+    const youngBytes = async () => Number(/switchboard_nodejs_heap_space_size_total_bytes\{space="new"\} (\d+)/.exec(await (await fetch(`${other.url}/metrics`)).text())![1]);
+    try {
+      // The start-up's collection first; after it, the next one waits for the quiet spell.
+      await tail.waitFor((l) => l.msg === 'memory given back', 10_000);
+      const account = await other.account();
+      const target = { kind: 'recipient', recipientExternalId: '+14155550123' };
+      for (let round = 0; round < 100; round++) {
+        await Promise.all(Array.from({ length: 50 }, () => postCommand(other.url, account.apiKey, 'message.send', { target, payload: { text: 'x'.repeat(500) } })));
+      }
+      const grown = await youngBytes();
+      expect(grown).toBeGreaterThanOrEqual(8 * 1024 * 1024);
+      await new Promise((resolve) => setTimeout(resolve, 15_000));
+      expect(await youngBytes()).toBe(grown);
+    } finally {
+      await other.stop();
+      removeDataDir(other.dataDir);
+    }
+  }, 60_000);
 });
 
 describe('shutting down', () => {
