@@ -15,16 +15,17 @@ const QUIET_BELOW = 0.02;
  * tail after a quiet spell").
  */
 export function idleReducer(collect: () => void, quietSamples: number): (utilisation: number) => void {
-  let startedUp = false;
-  let needed = 1;
+  let armed = true;
+  /** Quiet samples in a row needed: one until the first collection (start-up's). */
+  let spell = 1;
   let quiet = 0;
   return (utilisation) => {
     if (utilisation >= QUIET_BELOW) {
-      needed = startedUp ? Math.max(1, quietSamples) : 1;
+      armed = true;
       quiet = 0;
-    } else if (needed > 0 && ++quiet >= needed) {
-      startedUp = true;
-      needed = 0;
+    } else if (armed && ++quiet >= spell) {
+      armed = false;
+      spell = Math.max(1, quietSamples);
       collect();
     }
   };
@@ -42,8 +43,8 @@ function memoryReducingGc(): () => void {
  * Gives memory back once the server goes quiet. Under load V8 grows the young generation to its
  * full size (16 MB a semi-space here) and keeps it: capping it at 4 MB costs intake 4-8 % more CPU a
  * command, keeping it costs an idle server ~9 MB (README, "Idle RSS"). A memory-reducing
- * collection at the first quiet second after activity shrinks it again, so the server runs with
- * the large young generation and idles without it. `quietMs`: how long a quiet spell after traffic
+ * collection once the server is quiet (see `idleReducer`) shrinks it again, so the server runs
+ * with the large young generation and idles without it. `quietMs`: how long a quiet spell after traffic
  * must last. `onCollected`: how long the collection took, and the RSS.
  */
 export function reduceMemoryWhenIdle(quietMs: number, onCollected: (ms: number, rssBefore: number, rssAfter: number) => void): void {

@@ -66,8 +66,11 @@ describe('memory', () => {
     const server = await startServer({ SWITCHBOARD_LOG_LEVEL: 'debug', SWITCHBOARD_RATE_LIMIT: '0', SWITCHBOARD_MEMORY_QUIET_MS: String(quietMs) });
     const tail = new LogTail(server.child.stdout!);
     // Start-up is activity: its first quiet second collects.
-    await tail.waitFor((l) => l.msg === 'memory given back', 10_000);
-    const account = await server.account();
+    const account = await tail.waitFor((l) => l.msg === 'memory given back', 10_000).then(() => server.account()).catch(async (error: unknown) => {
+      await server.stop();
+      removeDataDir(server.dataDir);
+      throw error;
+    });
     const target = { kind: 'recipient', recipientExternalId: '+14155550123' };
     const load = async (rounds: number) => {
       for (let round = 0; round < rounds; round++) {
