@@ -165,6 +165,10 @@ describe('paths and header blocks (item 11)', () => {
     expectError(await rawExchange(server.url, req('GET', `/v1/commands/${long}`, auth())), 404, 'command_not_found');
   });
 
+  it.each(['%00', 'a%00b', '%C3%A9', 'a.b'])('answers an attachment id no upload could have (%s) with 404 attachment_not_found', async (id) => {
+    expectError(await rawExchange(server.url, req('GET', `/v1/attachments/${id}`, auth())), 404, 'attachment_not_found');
+  });
+
   it('answers a header block over 16 KiB with 431 headers_too_large and Connection: close', async () => {
     const res = await rawExchange(server.url, req('GET', '/v1/conversations', { ...auth(), 'x-padding': 'a'.repeat(20_000) }));
     expectError(res, 431, 'headers_too_large');

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { components, Conversation } from '@switchboard/contracts';
+import { connectorSchemas, type components, type Conversation } from '@switchboard/contracts';
 import type { Services } from '../services.ts';
 import type { ConversationRecord, PollWithVotes } from '../store/types.ts';
 import { authenticateRead } from './auth.ts';
@@ -89,7 +89,9 @@ export function registerReadRoutes(app: FastifyInstance, services: Services): vo
   app.get('/v1/attachments/:attachmentId', async (request: FastifyRequest<{ Params: { attachmentId: string } }>, reply) => {
     const accountId = await authenticateRead(services, request, reply);
     if (!accountId) return reply;
-    const attachment = await services.store.getAttachment(accountId, request.params.attachmentId);
+    // An id no upload could have (the connector spec's pattern) names no attachment.
+    const id = connectorSchemas.zUploadAttachmentPath.safeParse(request.params);
+    const attachment = id.success ? await services.store.getAttachment(accountId, id.data.attachmentId) : null;
     if (!attachment) return sendError(reply, 'attachment_not_found', 'no such attachment');
     const fileName = attachment.fileName.replace(/["\\\r\n]/g, '_');
     return reply
