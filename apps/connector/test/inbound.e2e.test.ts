@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { paths } from '@switchboard/testkit';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DRIVERS, startRig, toConversation, type Rig } from './helpers.ts';
+import { DRIVERS, inbound, startRig, toConversation, type Rig } from './helpers.ts';
 
 const run = promisify(execFile);
 
@@ -88,6 +88,13 @@ describe.each(DRIVERS)('%s driver', (driver) => {
   test('inject refuses a sender who is not in the conversation', async () => {
     const group = rig.platform.conversations().find((c) => c.kind === 'group')!;
     await expect(cli('inject', '--from', '+14155550199', '--conversation', group.externalId, '--text', 'let me in')).rejects.toThrow(/not in conversation/);
+  });
+
+  test('a message whose text holds U+0000 reaches the stream with U+FFFD in its place (the server stores no U+0000)', async () => {
+    await rig.onlyHost();
+    const { messageExternalId } = await inbound(rig, '+14155550154', 'before\u0000after');
+    const received = rig.stream.events.find((e) => e.type === 'message.received' && e.data.messageExternalId === messageExternalId)!;
+    expect(received.data.text).toBe('before\uFFFDafter');
   });
 
   test('inbound messages reported while no host runs are reported by the next holder, once', async () => {

@@ -258,3 +258,37 @@ describe('authentication and cursors (item 13)', () => {
     expectSpecResponse('/v1/events', 'get', 410, body, res!.headers);
   });
 });
+
+describe('U+0000 in a string the server stores as text (specs: "Text")', () => {
+  const connector = (path: string, init: RequestInit) => fetch(`${server.url}${path}`, { ...init, headers: { authorization: `Bearer ${acct.connectorKey}`, 'content-type': 'application/json', ...init.headers } });
+
+  it('refuses a platform event with U+0000 with 400 invalid_request, and stores nothing of the batch', async () => {
+    const events = [
+      { type: 'conversation.appeared', externalId: 'nul-chat', conversationKind: 'direct', name: null, participants: ['+14155550123'] },
+      { type: 'message.received', conversationExternalId: 'nul-chat', messageExternalId: 'nul-1', senderExternalId: '+14155550123', text: 'a\u0000b', attachments: [], receivedAt: new Date().toISOString() },
+    ];
+    const res = await connector('/v1/connector/platform-events', { method: 'POST', body: JSON.stringify({ epoch: acct.host.epoch, events }) });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: 'invalid_request', message: expect.stringContaining('U+0000') });
+    expect(await server.services.store.findConversationByExternalId(acct.accountId, 'nul-chat')).toBeNull();
+  });
+
+  it('refuses a lease for a host id with U+0000 and an attachment file name with %00 with 400 invalid_request', async () => {
+    const lease = await connector('/v1/connector/lease', { method: 'POST', body: JSON.stringify({ hostId: 'h\u0000', osMajorVersion: 15, capabilities: [] }) });
+    expect(lease.status).toBe(400);
+    const upload = await connector(`/v1/connector/attachments/nul-file?fileName=a%00b&epoch=${acct.host.epoch}`, { method: 'PUT', headers: { 'content-type': 'text/plain' }, body: 'hi' });
+    expect(upload.status).toBe(400);
+    expect(await upload.json()).toMatchObject({ error: 'invalid_request' });
+  });
+
+  it('refuses a webhook endpoint with U+0000 in its description with 400 invalid_body', async () => {
+    const body = JSON.stringify({ url: 'https://example.com/hook', description: 'd\u0000' });
+    const res = await rawExchange(server.url, req('POST', '/v1/webhook-endpoints', { ...auth(), 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }, body));
+    expectError(res, 400, 'invalid_body');
+  });
+
+  it('still takes a command whose payload text holds U+0000: it is stored as JSON text', async () => {
+    const res = await postCommand(server.url, acct.apiKey, 'message.send', { target: { kind: 'conversation', conversationId: acct.direct }, payload: { text: 'a\u0000b' } });
+    expect(res.status).toBe(202);
+  });
+});

@@ -4,6 +4,7 @@ import type { FeedEvent, ReportableEvent } from '../driver/types.ts';
 import { errorOf, isLeaseLost, type Answer, type ConnectorClient } from '@switchboard/connector-client';
 import type { Execution } from './executor.ts';
 import { retrying } from './retry.ts';
+import { withoutNul } from './text.ts';
 
 export type ReportResult = 'recorded' | 'lease_lost' | 'rejected';
 export type SettleResult = 'settled' | 'lease_lost' | 'already_settled' | 'not_dispatched' | 'rejected';
@@ -56,7 +57,7 @@ export class Reporter {
   /** Reports events in order, in batches the protocol allows; retried until `until` aborts (the lease ended). */
   async events(epoch: number, events: readonly ReportableEvent[], until: AbortSignal): Promise<ReportResult> {
     for (let i = 0; i < events.length; i += MAX_BATCH) {
-      const batch = events.slice(i, i + MAX_BATCH);
+      const batch = withoutNul(events.slice(i, i + MAX_BATCH));
       const answer = await this.retry('platform events report', until, () => this.client.reportPlatformEvents(epoch, batch as PlatformEvent[]));
       if (answer.status === 200) continue;
       if (isLeaseLost(answer)) return 'lease_lost';
@@ -75,7 +76,7 @@ export class Reporter {
         continue;
       }
       for (const a of event.attachments) {
-        const answer = await this.retry('attachment upload', until, () => this.client.uploadAttachment(epoch, a.attachmentId, a.fileName, a.mimeType, a.bytes));
+        const answer = await this.retry('attachment upload', until, () => this.client.uploadAttachment(epoch, a.attachmentId, withoutNul(a.fileName), a.mimeType, a.bytes));
         if (isLeaseLost(answer)) return 'lease_lost';
         if (answer.status !== 201) {
           this.log.error({ epoch, attachmentId: a.attachmentId, status: answer.status, error: errorOf(answer) }, 'attachment refused');
@@ -96,13 +97,13 @@ export class Reporter {
    * when it refused the whole request: either way each command goes on its own.
    */
   async settleBatch(epoch: number, items: ReadonlyArray<{ command: DispatchedCommand; execution: Execution }>, until: AbortSignal): Promise<BatchItemResult[] | 'unsupported' | 'refused'> {
-    const settlements = items.map(({ command, execution }) => ({
+    const settlements = withoutNul(items.map(({ command, execution }) => ({
       commandId: command.commandId,
       status: execution.status,
       errorCode: execution.errorCode,
       ...why(execution),
       ...(execution.events.length === 0 ? {} : { events: execution.events as PlatformEvent[] }),
-    }));
+    })));
     const answer = await this.retry('settlement batch', until, () => this.client.settleBatch(epoch, settlements));
     if (answer.status === 404) return 'unsupported';
     if (answer.status !== 200 || answer.body.results.length !== items.length) {
@@ -118,7 +119,7 @@ export class Reporter {
 
   async settle(epoch: number, command: DispatchedCommand, execution: Execution, until: AbortSignal): Promise<SettleResult> {
     const answer = await this.retry('settlement', until, () =>
-      this.client.settle({ epoch, commandId: command.commandId, status: execution.status, errorCode: execution.errorCode, ...why(execution) }),
+      this.client.settle({ epoch, commandId: command.commandId, status: execution.status, errorCode: execution.errorCode, ...withoutNul(why(execution)) }),
     );
     if (answer.status === 200) return 'settled';
     const error = errorOf(answer);

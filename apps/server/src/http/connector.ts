@@ -11,7 +11,7 @@ import { dispatch } from '../leases/dispatch.ts';
 import { acquireLease, isLiveEpoch, leaseLost, releaseLease, renewLease } from '../leases/leases.ts';
 import { authenticate } from './auth.ts';
 import { readBody } from './body.ts';
-import { parseJsonBody } from './json-body.ts';
+import { hasNul, parseJsonBody } from './json-body.ts';
 import { replyError, sendError } from './errors.ts';
 
 const MAX_JSON_BYTES = 1 << 20;
@@ -125,7 +125,7 @@ export function connectorRoutes(services: Services): (app: FastifyInstance) => P
       const accountId = request.accountId!;
       const params = connectorSchemas.zUploadAttachmentPath.safeParse(request.params);
       const query = connectorSchemas.zUploadAttachmentQuery.safeParse({ ...request.query, epoch: Number(request.query.epoch) });
-      if (!params.success || !query.success) return sendError(reply, 'invalid_request', 'attachmentId, fileName or epoch is invalid');
+      if (!params.success || !query.success || hasNul(query.data.fileName)) return sendError(reply, 'invalid_request', 'attachmentId, fileName or epoch is invalid');
       if (!(await isLiveEpoch(services, accountId, query.data.epoch))) return replyError(reply, leaseLost());
       const body = await readBody(request.raw, MAX_ATTACHMENT_BYTES);
       if (!body.ok) return replyError(reply, new ApiError('invalid_request', 'an attachment is at most 25 MiB'));
