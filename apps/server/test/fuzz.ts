@@ -127,6 +127,8 @@ function body(keys: Keys) {
     fc.constant(Buffer.alloc(0)),
     fc.constant(Buffer.from(JSON.stringify(envelope))),
     fc.constant(Buffer.from(JSON.stringify({ hostId: 'fuzz', osMajorVersion: 15, capabilities: [] }))),
+    // U+0000 in strings a route stores as text (specs: "Text").
+    fc.constant(Buffer.from(JSON.stringify({ hostId: 'f\u0000', osMajorVersion: 15, capabilities: [], url: 'https://example.com/\u0000', description: '\u0000', ...envelope }))),
     fc.integer({ min: 1000, max: 2 ** 31 }).map((epoch) => Buffer.from(JSON.stringify({ epoch, waitMs: 0, events: [], commandId: keys.conversationId, status: 'succeeded', errorCode: null }))),
     fc.constant(Buffer.from(deep)),
     fc.constantFrom([0xff, 0xfe], [0xc0, 0xaf], [0xed, 0xa0, 0x80]).map((bad) => Buffer.concat([Buffer.from('{"target":{},"payload":{"text":"'), Buffer.from(bad), Buffer.from('"}}')])),
