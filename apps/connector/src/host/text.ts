@@ -4,7 +4,7 @@
  * with U+0000, which PostgreSQL's text cannot hold (specs/openapi/connector.yaml, "Text").
  */
 export function withoutNul<T>(value: T): T {
-  if (typeof value === 'string') return (value.includes('\0') ? value.replaceAll('\0', '\uFFFD') : value) as T;
+  if (typeof value === 'string') return value.replaceAll('\0', '\uFFFD') as T;
   if (Array.isArray(value)) return value.map(withoutNul) as T;
   if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
     return Object.fromEntries(Object.entries(value).map(([key, v]) => [withoutNul(key), withoutNul(v)])) as T;
