@@ -2,7 +2,7 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { startServer } from './server.ts';
 import { reduceMemoryWhenIdle } from './memory.ts';
 import { StoreError } from './store/types.ts';
-import { warmNextTick } from './ticks.ts';
+import { keepTickObjects } from './ticks.ts';
 
 /** A start-up failure the operator can put right: one line on stderr, exit 1. Anything else is a bug, with its stack. */
 function cannotStart(error: unknown, config?: Config): never {
@@ -25,7 +25,7 @@ try {
 } catch (error) {
   cannotStart(error);
 }
-await warmNextTick();
+keepTickObjects();
 const server = await startServer(config).catch((error: unknown) => cannotStart(error, config));
 server.services.log.info({ url: server.url, dataDir: config.dataDir }, 'switchboard listening');
 reduceMemoryWhenIdle(config.memoryQuietMs, (ms, rssBefore, rssAfter) => server.services.log.debug({ ms: Math.round(ms), rssBefore, rssAfter }, 'memory given back'));
