@@ -57,6 +57,8 @@ function awaitLog(child: ChildProcess, msg: string, timeoutMs = 20_000): Promise
         const record = JSON.parse(line) as Record<string, unknown>;
         if (record.msg === msg) {
           clearTimeout(timer);
+          // Done reading: a server's later lines (one a request) are not parsed in this process.
+          lines.close();
           resolvePromise(record);
         }
       } catch {
