@@ -1,7 +1,7 @@
 // `pnpm start` as a user runs it: a clean stop on one Ctrl-C, the same demo chats after a
 // restart, and a plain message when the port is taken.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -103,6 +103,20 @@ describe('pnpm start', { timeout: 240_000 }, () => {
       expect(started.output()).not.toContain('EADDRINUSE');
     } finally {
       taken.close();
+    }
+  });
+
+  it('says why the connector host stopped, from its last log line', async () => {
+    // Runs after the first test, whose demo account this start reuses, with a key the server does not know.
+    const demoFile = join(dataDir, 'demo.json');
+    const demo = JSON.parse(readFileSync(demoFile, 'utf8'));
+    writeFileSync(demoFile, JSON.stringify({ ...demo, connectorKey: 'sbc_not-a-key-the-server-knows' }));
+    try {
+      const started = run(await freePort());
+      expect(await started.exited).toBe(1);
+      expect(started.output()).toContain('connector exited (1): the server refused the lease: 401 unauthenticated');
+    } finally {
+      writeFileSync(demoFile, JSON.stringify(demo));
     }
   });
 });

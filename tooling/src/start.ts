@@ -5,6 +5,7 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import { join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { styleText } from 'node:util';
@@ -31,29 +32,33 @@ function start(name: string, entry: string, flags: string[] = [], extra: Record<
   // Its own process group: Ctrl-C reaches this process only, which stops each child once.
   const child = spawn(process.execPath, [...flags, entry], { env: { ...env, ...extra }, stdio: ['ignore', 'pipe', log], detached: true });
   children.push(child);
-  child.stdout!.pipe(createWriteStream('', { fd: log }));
-  child.once('exit', (code, signal) => {
-    if (!stopping) {
-      console.error(paint('red', `${name} exited (${signal ?? code}): ${lastError(logFile)}`));
-      console.error(paint('dim', `full log: ${logFile}`));
-      void stop(1);
-    }
+  const out = child.stdout!.pipe(createWriteStream('', { fd: log }));
+  child.once('exit', async (code, signal) => {
+    if (stopping) return;
+    // Its last lines may still be on their way through the pipe into the log: read it once they are in.
+    await Promise.race([finished(out).catch(() => undefined), new Promise((r) => setTimeout(r, 2_000))]);
+    if (stopping) return;
+    console.error(paint('red', `${name} exited (${signal ?? code}): ${lastError(logFile)}`));
+    console.error(paint('dim', `full log: ${logFile}`));
+    void stop(1);
   });
   return child;
 }
 
-/** The last line of a log that is not a routine JSON record: what a process said as it failed. */
+/** The last line of a log that is not a routine JSON record (else its last warning): what a process said as it failed. */
 function lastError(logFile: string): string {
   const lines = readFileSync(logFile, 'utf8').trimEnd().split('\n').reverse();
+  let warning: string | undefined;
   for (const line of lines) {
     try {
       const record = JSON.parse(line) as { level?: number; msg?: string; err?: { message?: string } };
       if ((record.level ?? 0) >= 50) return record.err?.message ?? record.msg ?? line;
+      if ((record.level ?? 0) >= 40) warning ??= record.err?.message ?? record.msg ?? line;
     } catch {
       if (line.trim()) return line.trim();
     }
   }
-  return 'no message';
+  return warning ?? 'no message';
 }
 
 /** Resolves with the URL once the server logs that it listens. */
