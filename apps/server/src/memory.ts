@@ -4,8 +4,12 @@ import { runInNewContext } from 'node:vm';
 
 /** How often the event loop's utilisation is sampled. */
 const EVERY_MS = 1_000;
-/** A second busier than this counts as activity; a quieter one counts towards a quiet spell. */
-const QUIET_BELOW = 0.02;
+/**
+ * A second busier than this counts as activity; a quieter one counts towards a quiet spell. An
+ * idle server's own timers take 0.3-2 % of a second on a busy machine (PostgreSQL's pings and
+ * polls), so the line is well above that.
+ */
+const QUIET_BELOW = 0.05;
 
 /**
  * Decides, one sample of event-loop utilisation at a time, when to give memory back: at the first
