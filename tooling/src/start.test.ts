@@ -1,5 +1,5 @@
 // `pnpm start` as a user runs it: a clean stop on one Ctrl-C, the same demo chats after a
-// restart, and a plain message when the port is taken.
+// restart, and a plain message when the port is taken or the connector host cannot run.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
