@@ -52,8 +52,9 @@ function lastError(logFile: string): string {
   for (const line of lines) {
     try {
       const record = JSON.parse(line) as { level?: number; msg?: string; err?: { message?: string } };
-      if ((record.level ?? 0) >= 50) return record.err?.message ?? record.msg ?? line;
-      if ((record.level ?? 0) >= 40) warning ??= record.err?.message ?? record.msg ?? line;
+      const said = record.err?.message ?? record.msg ?? line;
+      if ((record.level ?? 0) >= 50) return said;
+      if ((record.level ?? 0) >= 40) warning ??= said;
     } catch {
       if (line.trim()) return line.trim();
     }
