@@ -57,6 +57,38 @@ describe('every response has the documented body, and closes only with Connectio
     }
   });
 
+  // "Before any route": the command endpoint, which node:http serves apart from the router, too.
+  it.each(['POST', 'PUT', 'DELETE'])('answers %s of a command type that is not valid percent-encoding with 400 bad_request, before authentication', async (method) => {
+    for (const path of ['/v1/commands/%ZZ', '/v1/commands/%E2%9C', '/v1/commands/a%2']) {
+      for (const headers of [auth(), {}]) {
+        const res = await rawExchange(server.url, req(method, path, { ...headers, 'content-type': 'application/json', 'content-length': String(direct().length) }, direct()));
+        expectError(res, 400, 'bad_request');
+      }
+    }
+  });
+
+  // RFC 9112 §9.3.2: answers go in the order of the requests. A command read before a malformed
+  // request gets its own answer first; the malformed one's follows, then the connection closes.
+  it.each([
+    ['an unknown method', 'GARBAGE\r\n\r\n', 501, 'not_implemented'],
+    ['a broken request line', 'GET /v1/conversations HTTP/1.1 x\r\nHost: x\r\n\r\n', 400, 'bad_request'],
+  ] as const)('answers a command followed on its connection by %s: the 202 first', async (_name, tail, status, code) => {
+    const body = direct();
+    const connection = await RawConnection.open(server.url);
+    try {
+      await connection.send(req('POST', '/v1/commands/message.send', { ...auth(), 'content-type': 'application/json', 'content-length': String(body.length) }, body) + tail);
+      const first = await connection.response();
+      expect(first?.status, first?.body).toBe(202);
+      expect(JSON.parse(first!.body).disposition).toBe('queued');
+      const second = await connection.response();
+      expectError(second, status, code);
+      expect(second.headers.connection).toBe('close');
+      expect(await connection.closedByServer()).toBe(true);
+    } finally {
+      connection.close();
+    }
+  });
+
   it('answers a raw non-ASCII byte in the path with 400 and Connection: close, then closes', async () => {
     const connection = await RawConnection.open(server.url);
     await connection.send(Buffer.from('GET /v1/commands/\xff HTTP/1.1\r\nHost: x\r\n\r\n', 'latin1'));
@@ -179,6 +211,27 @@ describe('paths and header blocks (item 11)', () => {
 
   it('answers an HTTP/1.1 request without Host with 400 bad_request', async () => {
     expectError(await rawExchange(server.url, 'GET /v1/conversations HTTP/1.1\r\n\r\n'), 400, 'bad_request');
+  });
+
+  // RFC 9112 §3.2: more than one Host line, or a Host that is not uri-host [ ":" port ], is a 400.
+  it.each([
+    ['two Host lines', 'Host: a\r\nHost: b\r\n'],
+    ['two Host lines, the same value', 'Host: a\r\nhost: a\r\n'],
+    ['a space in Host', 'Host: a b\r\n'],
+    ['a "/" in Host', 'Host: a/b\r\n'],
+    ['an "@" in Host', 'Host: user@a\r\n'],
+    ['a port that is not digits', 'Host: a:80x\r\n'],
+  ])('answers a request with %s with 400 bad_request', async (_name, host) => {
+    const { authorization } = auth();
+    for (const [method, path, body] of [['GET', '/v1/conversations', ''], ['POST', '/v1/commands/message.send', direct()]] as const) {
+      const head = `${method} ${path} HTTP/1.1\r\n${host}authorization: ${authorization}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`;
+      expectError(await rawExchange(server.url, head + body), 400, 'bad_request');
+    }
+  });
+
+  it.each(['switchboard.test', 'switchboard.test:8080', '127.0.0.1:1', '[::1]:8787', 'xn--bcher-kva.example', ''])('accepts Host: %j', async (host) => {
+    const res = await rawExchange(server.url, `GET /v1/conversations HTTP/1.1\r\nHost: ${host}\r\nauthorization: ${auth().authorization}\r\n\r\n`);
+    expect(res?.status, res?.body).toBe(200);
   });
 
   // A request target never carries a fragment (RFC 9112 §3.2); the router used to cut the path at

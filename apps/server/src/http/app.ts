@@ -1,9 +1,8 @@
 import { createServer } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Services } from '../services.ts';
-import { ApiError } from '../errors.ts';
 import { caughtError, replyError, sendError } from './errors.ts';
-import { clientErrorHandler, connectHandler, isMediaType, rejectedBeforeRouting } from './protocol.ts';
+import { clientErrorHandler, connectHandler, isMediaType, notPercentEncoding, rejectedBeforeRouting } from './protocol.ts';
 import { recordRequest } from './respond.ts';
 import { registerCommandRoutes } from './commands/get.ts';
 import { commandEndpoint } from './commands/post.ts';
@@ -39,7 +38,7 @@ export function buildApp(services: Services): FastifyInstance {
     // Long ids reach their routes and get the route's own answer (400 or 404), not a 414.
     routerOptions: { maxParamLength: 16_384 },
     clientErrorHandler: clientErrorHandler(log, ids),
-    frameworkErrors: (error, _request, reply) => replyError(reply, new ApiError('bad_request', `the path is not valid percent-encoding (${error.code})`)),
+    frameworkErrors: (error, _request, reply) => replyError(reply, notPercentEncoding(error.code)),
   });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));

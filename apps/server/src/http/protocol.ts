@@ -33,6 +33,32 @@ export function isMediaType(value: string): boolean {
   return MEDIA_TYPE.test(value);
 }
 
+/** The 400 of a path that is not valid percent-encoding; `detail`: what found it. */
+export function notPercentEncoding(detail?: string): ApiError {
+  return new ApiError('bad_request', `the path is not valid percent-encoding${detail === undefined ? '' : ` (${detail})`}`);
+}
+
+// RFC 9112 §3.2 and RFC 3986 §3.2.2: uri-host [ ":" port ], the host an IP literal or a reg-name
+// (an IPv4 address is one), which may be empty.
+const HOST = /^(?:\[[\w:.~!$&'()*+,;=-]+\]|[\w.~%!$&'()*+,;=-]*)(?::\d*)?$/;
+
+/** Why the request's Host header lines are not one valid Host, or null when they are (or HTTP/1.0 sent none). */
+function hostProblem(req: IncomingMessage): string | null {
+  const raw = req.rawHeaders;
+  let count = 0;
+  let value = '';
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 4 && name.toLowerCase() === 'host') {
+      count++;
+      value = raw[i + 1]!;
+    }
+  }
+  if (count === 0) return req.httpVersionMajor === 1 && req.httpVersionMinor === 1 ? 'an HTTP/1.1 request needs a Host header' : null;
+  if (count > 1) return 'a request carries one Host header, not several';
+  return HOST.test(value) ? null : 'the Host header is not a host with an optional port';
+}
+
 function sendRaw(req: IncomingMessage, res: ServerResponse, requestId: string, error: ApiError): void {
   res.setHeader('x-request-id', requestId);
   res.setHeader('connection', 'close');
@@ -41,7 +67,8 @@ function sendRaw(req: IncomingMessage, res: ServerResponse, requestId: string, e
 
 /**
  * What node:http parsed but no route should see: a transfer coding other than `chunked` (501,
- * RFC 9112 §6.1), an HTTP/1.1 request without Host and a target with a `#` (400, RFC 9112 §3.2).
+ * RFC 9112 §6.1), an HTTP/1.1 request without Host, several Host lines or an invalid one, and a
+ * target with a `#` (400, RFC 9112 §3.2).
  * Answered here, then the connection closes; true when it did.
  */
 export function rejectedBeforeRouting(ids: IdSource): (req: IncomingMessage, res: ServerResponse) => boolean {
@@ -51,8 +78,9 @@ export function rejectedBeforeRouting(ids: IdSource): (req: IncomingMessage, res
       sendRaw(req, res, ids.next(), new ApiError('not_implemented', 'the transfer coding is not one the server implements; send chunked or Content-Length'));
       return true;
     }
-    if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) {
-      sendRaw(req, res, ids.next(), new ApiError('bad_request', 'an HTTP/1.1 request needs a Host header'));
+    const host = hostProblem(req);
+    if (host !== null) {
+      sendRaw(req, res, ids.next(), new ApiError('bad_request', host));
       return true;
     }
     // The router would cut the path at the `#` and answer a shorter route.
@@ -112,7 +140,13 @@ export function clientErrorHandler(log: Logger, ids: IdSource): (error: Error & 
     }
     const answer = classify(error.code);
     const requestId = ids.next();
-    log.info({ reqId: requestId, status: answer.status, error: answer.code, parseError: error.code }, 'request');
-    socket.end(rawAnswer(requestId, answer));
+    const send = () => {
+      log.info({ reqId: requestId, status: answer.status, error: answer.code, parseError: error.code }, 'request');
+      if (socket.writable) socket.end(rawAnswer(requestId, answer));
+    };
+    // A request read before the bad one is still being answered (a command awaiting its COMMIT):
+    // its answer goes first (RFC 9112 §9.3.2), or its client would take this one for it.
+    if (inFlight && !inFlight.writableFinished) inFlight.once('finish', send);
+    else send();
   };
 }

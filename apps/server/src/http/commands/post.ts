@@ -9,7 +9,7 @@ import { MAX_BODY_BYTES } from '../../commands/envelope.ts';
 import { countRequest } from '../../ratelimit/headers.ts';
 import { readBody } from '../body.ts';
 import { errorBody, errorHeaders } from '../errors.ts';
-import { pathOf } from '../protocol.ts';
+import { notPercentEncoding, pathOf } from '../protocol.ts';
 import { recordRequest, writeJson, type RequestLine } from '../respond.ts';
 
 const TYPES: ReadonlySet<string> = new Set(commandTypes);
@@ -22,6 +22,17 @@ function isJson(contentType: string | undefined): boolean {
   if (!contentType) return false;
   const semicolon = contentType.indexOf(';');
   return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase() === 'application/json';
+}
+
+/** The path segment decoded, or null when it is not valid percent-encoding. */
+function decodedType(raw: string): string | null {
+  // Without a '%' there is nothing to decode (and decodeURIComponent is a third of a µs).
+  if (!raw.includes('%')) return raw;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
 }
 
 /** A Content-Encoding the server would have to decode: it decodes none. */
@@ -69,6 +80,9 @@ export function commandEndpoint(services: Services): (req: IncomingMessage, res:
     const line: Line = { reqId: ids.next(), method, url: req.url, status: 0 };
 
     try {
+      // Before any route, as the router answers every other path (specs: "Before any route").
+      const type = decodedType(rawType);
+      if (type === null) return fail(req, res, line, notPercentEncoding());
       const check = await checkCredential(services, req.headers.authorization, 'account', req.socket);
       if (!check.ok) return fail(req, res, line, check.error);
       const { credential } = check;
@@ -78,15 +92,6 @@ export function commandEndpoint(services: Services): (req: IncomingMessage, res:
         return fail(req, res, line, new ApiError('method_not_allowed', 'the command endpoint accepts POST only'));
       }
 
-      // Without a '%' there is nothing to decode (and decodeURIComponent is a third of a µs).
-      let type = rawType;
-      if (rawType.includes('%')) {
-        try {
-          type = decodeURIComponent(rawType);
-        } catch {
-          // not percent-encoding: taken as it is, an unknown type
-        }
-      }
       if (!TYPES.has(type)) return fail(req, res, line, new ApiError('unknown_command', `"${type}" is not a command type`, { command: type }));
 
       if (limiter) {
