@@ -106,6 +106,35 @@ describe('pnpm start', { timeout: 240_000 }, () => {
     }
   });
 
+  it('makes the demo keys again for a store that does not know them (another store\'s demo.json)', async () => {
+    // Runs after the first test: its demo.json, in a data directory of its own with a new embedded store.
+    const otherDir = mkdtempSync(join(tmpdir(), 'switchboard-start-other-'));
+    const saved = JSON.parse(readFileSync(join(dataDir, 'demo.json'), 'utf8'));
+    writeFileSync(join(otherDir, 'demo.json'), JSON.stringify(saved));
+    const child = spawn(process.execPath, [join(root, 'tooling/src/start.ts')], {
+      cwd: root,
+      env: { ...process.env, SWITCHBOARD_DATA_DIR: otherDir, SWITCHBOARD_PORT: String(await freePort()), NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let text = '';
+    child.stdout!.on('data', (d) => (text += d));
+    child.stderr!.on('data', (d) => (text += d));
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    try {
+      await until('the start', () => text.includes('Switchboard is running') || child.exitCode !== null);
+      expect(text).not.toContain('exited');
+      const made = JSON.parse(readFileSync(join(otherDir, 'demo.json'), 'utf8'));
+      expect(made.apiKey).not.toBe(saved.apiKey);
+      expect(made.accountId).not.toBe(saved.accountId);
+      process.kill(-child.pid!, 'SIGINT');
+      expect(await exited).toBe(0);
+    } finally {
+      if (child.exitCode === null) process.kill(-child.pid!, 'SIGKILL');
+      rmSync(otherDir, { recursive: true, force: true });
+    }
+  });
+
   it('says why the connector host stopped, from its last log line', async () => {
     // Runs after the first test, whose demo account this start reuses, with a key the server does not know.
     const demoFile = join(dataDir, 'demo.json');

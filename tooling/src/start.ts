@@ -93,10 +93,19 @@ async function api(url: string, key: string, path: string): Promise<any> {
 const demoFile = join(dataDir, 'demo.json');
 const saveDemo = (demo: Partial<Demo>) => writeFileSync(demoFile, JSON.stringify(demo, null, 2), { mode: 0o600 });
 
-/** The demo account and its keys, made once and kept in the data directory (readable by you only). */
-function demoAccount(): Partial<Demo> & Omit<Demo, 'direct' | 'group'> {
-  if (existsSync(demoFile)) return JSON.parse(readFileSync(demoFile, 'utf8'));
-  const account = cli('accounts', 'create', 'demo');
+/**
+ * The demo account and its keys, made once and kept in the data directory (readable by you only),
+ * for as long as the server knows them: after a switch of store (SWITCHBOARD_DATABASE_URL, a new
+ * database) they are made again, for the store's own account named demo if it has one.
+ */
+async function demoAccount(url: string): Promise<Partial<Demo> & Omit<Demo, 'direct' | 'group'>> {
+  if (existsSync(demoFile)) {
+    const saved = JSON.parse(readFileSync(demoFile, 'utf8'));
+    const known = await fetch(`${url}/v1/conversations?limit=1`, { headers: { authorization: `Bearer ${saved.apiKey}` } });
+    if (known.status !== 401) return saved;
+  }
+  const accounts: Array<{ id: string; name: string }> = cli('accounts', 'list');
+  const account = accounts.find((a) => a.name === 'demo') ?? cli('accounts', 'create', 'demo');
   const apiKey = cli('keys', 'create', account.id, '--label', 'demo').secret;
   const connectorKey = cli('connector-keys', 'create', account.id, '--label', 'demo host').secret;
   const demo = { accountId: account.id, apiKey, connectorKey };
@@ -219,7 +228,7 @@ execFileSync(join(root, 'node_modules/.bin/turbo'), ['run', 'build', '--filter=@
 
 const server = start('server', serverEntry, serverFlags);
 const url = await listening(server);
-const account = demoAccount();
+const account = await demoAccount(url);
 start('connector', connectorEntry, [], { SWITCHBOARD_URL: url, SWITCHBOARD_CONNECTOR_KEY: account.connectorKey, SWITCHBOARD_HOST_ID: 'demo-host' });
 const { direct, group } = await conversations(url, account);
 const envFile = join(dataDir, 'demo.env');
