@@ -31,9 +31,13 @@ const file = join(dataDir, 'api-reference.html');
 execFileSync(process.execPath, [join(root, 'apps/server/src/docs-build.ts'), file], { stdio: 'ignore' });
 
 let failures = 0;
-const browser = await puppeteer.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox'] }).catch((error: unknown) => {
+const chromium = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const browser = await puppeteer.launch({ executablePath: chromium, args: ['--no-sandbox'] }).catch(async (error: unknown) => {
   server.kill('SIGTERM');
-  throw error;
+  await new Promise((r) => server.once('exit', r));
+  rmSync(dataDir, { recursive: true, force: true });
+  console.error(`docs:check could not start Chromium at ${chromium}: install Debian's chromium (apt-get install chromium) or set CHROMIUM=/path/to/chromium\n  ${(error as Error).message.split('\n')[0]}`);
+  process.exit(1);
 });
 try {
   for (const address of [`${url}/docs`, pathToFileURL(file).href]) {
