@@ -500,7 +500,13 @@ export interface components {
         ErrorCode: "body_too_large" | "body_too_deep" | "body_not_object" | "target_and_payload_required" | "unsupported_target" | "invalid_conversationId" | "recipient_send_requires_recipientExternalId_and_text" | "group_create_requires_participantExternalIds" | "invalid_idempotency_key" | "group_command_requires_group_conversation" | "invalid_query" | "bad_request" | "unauthenticated" | "unknown_command" | "conversation_not_found" | "command_not_found" | "attachment_not_found" | "poll_not_found" | "not_found" | "method_not_allowed" | "request_timeout" | "cursor_expired" | "unsupported_media_type" | "invalid_recipient_address" | "invalid_participant_address" | "rate_limited" | "too_many_streams" | "headers_too_large" | "invalid_body" | "webhook_endpoint_not_found" | "webhook_endpoint_limit" | "webhook_url_refused" | "internal" | "not_implemented" | "no_live_connector" | "outbound_paused";
         /**
          * @description The `errorCode` of a `failed` command event. The first seven are the seed's; the rest are
-         *     ours, for failures the seed leaves without a code.
+         *     ours, for failures the seed leaves without a code. Two of the seed's also settle commands
+         *     beyond the ones its table names, where their meaning is the failure's:
+         *     `capability_constraint_violation` any command whose capability the host does not declare,
+         *     and `invalid_target` any command whose target the platform does not have as the command
+         *     needs it (no such conversation or message, a group the account has left, a conversation of
+         *     the other kind). A second code with the same meaning would make clients match two for one
+         *     failure.
          */
         SettlementCode: "stale_target" | "invalid_target" | "gateway_rejected" | "send_returned_not_ok" | "accepted_echo_unconfirmed" | "group_update_unverified" | "capability_constraint_violation" | "payload_invalid" | "transfer_unavailable" | "no_message_to_react_to" | "direct_conversation_required";
         CommandBadRequest: {
