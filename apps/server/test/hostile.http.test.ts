@@ -89,6 +89,21 @@ describe('every response has the documented body, and closes only with Connectio
     }
   });
 
+  it.each([
+    ['a chunk size that is not hex', 'zz\r\n'],
+    ['a chunk without its CRLF', '5\r\n{"a":QQ'],
+  ])('answers a command whose chunked body breaks off with %s: 400 bad_request at once, then closes', async (_name, tail) => {
+    const connection = await RawConnection.open(server.url);
+    try {
+      await connection.send(req('POST', '/v1/commands/message.send', { ...auth(), 'content-type': 'application/json', 'transfer-encoding': 'chunked' }) + tail);
+      const res = await connection.response({ timeoutMs: 3_000 });
+      expectError(res, 400, 'bad_request');
+      expect(await connection.closedByServer()).toBe(true);
+    } finally {
+      connection.close();
+    }
+  });
+
   it('answers a raw non-ASCII byte in the path with 400 and Connection: close, then closes', async () => {
     const connection = await RawConnection.open(server.url);
     await connection.send(Buffer.from('GET /v1/commands/\xff HTTP/1.1\r\nHost: x\r\n\r\n', 'latin1'));

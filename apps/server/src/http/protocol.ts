@@ -144,9 +144,10 @@ export function clientErrorHandler(log: Logger, ids: IdSource): (error: Error & 
       log.info({ reqId: requestId, status: answer.status, error: answer.code, parseError: error.code }, 'request');
       if (socket.writable) socket.end(rawAnswer(requestId, answer));
     };
-    // A request read before the bad one is still being answered (a command awaiting its COMMIT):
-    // its answer goes first (RFC 9112 §9.3.2), or its client would take this one for it.
-    if (inFlight && !inFlight.writableFinished) inFlight.once('finish', send);
+    // A request read whole before the bad one is still being answered (a command awaiting its
+    // COMMIT): its answer goes first (RFC 9112 §9.3.2), or its client would take this one for it.
+    // A request still being read is the bad one (its body did not parse): answered now.
+    if (inFlight && !inFlight.writableFinished && inFlight.req.complete) inFlight.once('finish', send);
     else send();
   };
 }
