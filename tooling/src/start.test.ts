@@ -15,10 +15,10 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 interface Run { child: ChildProcess; output: () => string; exited: Promise<number | null> }
 
 /** Starts `tooling/src/start.ts` in a process group of its own, as a terminal runs a command. */
-function run(port: number): Run {
+function run(port: number, dir = dataDir): Run {
   const child = spawn(process.execPath, [join(root, 'tooling/src/start.ts')], {
     cwd: root,
-    env: { ...process.env, SWITCHBOARD_DATA_DIR: dataDir, SWITCHBOARD_PORT: String(port), NO_COLOR: '1' },
+    env: { ...process.env, SWITCHBOARD_DATA_DIR: dir, SWITCHBOARD_PORT: String(port), NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -111,26 +111,21 @@ describe('pnpm start', { timeout: 240_000 }, () => {
     const otherDir = mkdtempSync(join(tmpdir(), 'switchboard-start-other-'));
     const saved = JSON.parse(readFileSync(join(dataDir, 'demo.json'), 'utf8'));
     writeFileSync(join(otherDir, 'demo.json'), JSON.stringify(saved));
-    const child = spawn(process.execPath, [join(root, 'tooling/src/start.ts')], {
-      cwd: root,
-      env: { ...process.env, SWITCHBOARD_DATA_DIR: otherDir, SWITCHBOARD_PORT: String(await freePort()), NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    let text = '';
-    child.stdout!.on('data', (d) => (text += d));
-    child.stderr!.on('data', (d) => (text += d));
-    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    const { child, output, exited } = run(await freePort(), otherDir);
     try {
-      await until('the start', () => text.includes('Switchboard is running') || child.exitCode !== null);
-      expect(text).not.toContain('exited');
+      await until('the start', () => output().includes('Switchboard is running') || child.exitCode !== null);
+      expect(output()).not.toContain('exited');
       const made = JSON.parse(readFileSync(join(otherDir, 'demo.json'), 'utf8'));
       expect(made.apiKey).not.toBe(saved.apiKey);
       expect(made.accountId).not.toBe(saved.accountId);
       process.kill(-child.pid!, 'SIGINT');
       expect(await exited).toBe(0);
     } finally {
-      if (child.exitCode === null) process.kill(-child.pid!, 'SIGKILL');
+      // Ctrl-C, not SIGKILL: start stops its server and host, which live in process groups of their own.
+      if (child.exitCode === null) {
+        process.kill(-child.pid!, 'SIGINT');
+        await exited;
+      }
       rmSync(otherDir, { recursive: true, force: true });
     }
   });
