@@ -252,6 +252,8 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
           ['group.participants_changed', { conversationId: expect.any(String), membershipVersion: 1 }],
         ]);
         expect(await report(a.id, [renamed, changed])).toEqual({ ok: true, recorded: 2, events: [] });
+        // The same members in another order are the membership it already has.
+        expect(await report(a.id, [{ ...changed, added: [], participants: ['b@example.com', 'a@example.com'] }])).toEqual({ ok: true, recorded: 1, events: [] });
         expect(await store.findConversationByExternalId(a.id, 'g')).toMatchObject({ name: 'New', participants: ['a@example.com', 'b@example.com'], membershipVersion: 1 });
         const left = await report(a.id, [{ ...changed, added: [], removed: ['a@example.com'], participants: ['b@example.com'] }]);
         expect(left.ok && left.events[0]!.data).toMatchObject({ membershipVersion: 2 });

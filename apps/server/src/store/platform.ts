@@ -9,3 +9,10 @@ export function announcesConversationOf(events: readonly PlatformEvent[], comman
 export function changesConversations(events: readonly PlatformEvent[]): boolean {
   return events.some((e) => e.type === 'conversation.appeared' || e.type === 'group.renamed' || e.type === 'group.participants_changed');
 }
+
+/** Whether two participant lists hold the same members: a platform lists them in an order of its own. */
+export function sameMembers(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  const members = new Set(a);
+  return b.every((member) => members.has(member)) && new Set(b).size === members.size;
+}

@@ -36,6 +36,7 @@ import { settleBatch } from './settle.ts';
 import { transaction, type Tx } from './transaction.ts';
 import { RecentAppends } from './recent.ts';
 import { OwnAnnouncements } from './announcements.ts';
+import { sameMembers } from '../platform.ts';
 
 export interface PostgresOptions {
   url: string;
@@ -684,7 +685,7 @@ export async function applyPlatformEvent(
       return [view(event, { ...current, name: event.name })];
     }
     case 'group.participants_changed': {
-      if (JSON.stringify(current.participants) === JSON.stringify(event.participants)) return [];
+      if (sameMembers(current.participants, event.participants)) return [];
       await tx`UPDATE conversations SET participants = ${JSON.stringify(event.participants)}, membership_version = membership_version + 1 WHERE id = ${current.id}`;
       changed.conversations = true;
       return [view(event, { ...current, participants: event.participants, membershipVersion: current.membershipVersion + 1 })];

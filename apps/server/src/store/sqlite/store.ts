@@ -29,7 +29,7 @@ import { migrate } from './migrations.ts';
 import { account, command, conversation, credential, lease, type Row } from '../rows.ts';
 import { SqliteWebhookStore } from './webhooks.ts';
 import { heldVote, poll, pollContent, pollVote, voteApplies } from '../polls.ts';
-import { announcesConversationOf, changesConversations } from '../platform.ts';
+import { announcesConversationOf, changesConversations, sameMembers } from '../platform.ts';
 type Waiter = { resolve: () => void; reject: (error: unknown) => void };
 /** The writes of one event-loop turn, committed together; `synced`: with an fsync (FULL). */
 type Group = { waiters: Waiter[]; synced: boolean; committed: Promise<void>; deferred: Deferred[] };
@@ -584,7 +584,7 @@ export class SqliteStore implements Store {
         return [view(event, { ...current, name: event.name })];
       }
       case 'group.participants_changed': {
-        if (JSON.stringify(current.participants) === JSON.stringify(event.participants)) return [];
+        if (sameMembers(current.participants, event.participants)) return [];
         this.sql('UPDATE conversations SET participants = ?, membership_version = membership_version + 1 WHERE id = ?')
           .run(JSON.stringify(event.participants), current.id);
         return [view(event, { ...current, participants: event.participants, membershipVersion: current.membershipVersion + 1 })];

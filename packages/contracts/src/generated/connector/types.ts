@@ -168,7 +168,8 @@ export interface paths {
          *     without fear: a conversation already known, a message already recorded (same conversation,
          *     `messageExternalId` and type), a group change already recorded for the command that made it
          *     (same conversation, type and `commandId`), and a change without a `commandId` that changes
-         *     nothing (a name the group already has, the membership it already has) add no stream event.
+         *     nothing (a name the group already has, the members it already has, in whatever order the
+         *     platform lists them) add no stream event.
          *
          *     A vote (`poll.voted`) names the poll by its message (`pollMessageExternalId`, the
          *     `messageExternalId` of the poll's `message.sent`). It is applied only when its `votedAt`
