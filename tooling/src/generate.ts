@@ -138,6 +138,25 @@ async function zodFiles(doc: JsonObject, spec: string, dir: string): Promise<voi
   if (contexts.length === 0) throw new Error(`@hey-api/openapi-ts rejected the document of ${relative(repoRoot, spec)} (set logs.level to 'debug' in zodFiles to see why)`);
 }
 
+/**
+ * `uniqueItems`, which the zod plugin drops: a refinement on each component array that has it.
+ * Only a component's own `uniqueItems` is carried over, so one anywhere else fails the generation.
+ */
+function uniqueItems(doc: JsonObject, code: string, file: string): string {
+  const components = schemaContainer(doc);
+  const own = Object.entries(components).filter(([, schema]) => isObject(schema) && schema['uniqueItems'] === true);
+  const all = JSON.stringify(doc).split('"uniqueItems":true').length - 1;
+  if (all !== own.length) throw new Error(`${file}: uniqueItems is carried over on component schemas only; move it to one`);
+  for (const [name] of own) {
+    const head = `export const z${name} = `;
+    const start = code.indexOf(head);
+    const end = code.indexOf(';\n', start);
+    if (start === -1 || end === -1) throw new Error(`${file}: no z${name} to make unique`);
+    code = `${code.slice(0, end)}.refine((items) => items == null || new Set(items).size === items.length, { message: 'items must be unique' })${code.slice(end)}`;
+  }
+  return code;
+}
+
 /** Fails if a component with a discriminator or `additionalProperties: false` lost it in zod. */
 function checkZod(doc: JsonObject, code: string, file: string): void {
   for (const [name, schema] of Object.entries(schemaContainer(doc))) {
@@ -246,7 +265,9 @@ export async function generate(): Promise<void> {
       const spec = specs[folder];
       const dir = join(scratch, folder);
       await zodFiles(doc, spec, dir);
-      checkZod(doc, readFileSync(join(dir, 'zod.gen.ts'), 'utf8'), `${folder}/zod.gen.ts`);
+      const zodFile = join(dir, 'zod.gen.ts');
+      writeFileSync(zodFile, uniqueItems(doc, readFileSync(zodFile, 'utf8'), `${folder}/zod.gen.ts`));
+      checkZod(doc, readFileSync(zodFile, 'utf8'), `${folder}/zod.gen.ts`);
       writeFileSync(join(dir, 'types.ts'), await typesFile(doc, spec));
       const how = folder === 'events' ? 'components.schemas wrapped as OpenAPI 3.1' : '@redocly/openapi-core bundle';
       const json = { 'x-generated': header(spec, how), ...doc };

@@ -210,12 +210,18 @@ describe('the endpoints API', () => {
   it('bad bodies are 400 invalid_body; PATCH disables and enables; DELETE removes', async () => {
     const account = await server.account();
     const r = await receiver();
-    for (const body of [{}, { url: r.url, extra: 1 }, { url: r.url, eventTypes: ['no.such'] }, { url: 5 }]) {
+    const repeated = ['poll.voted', 'poll.voted'];
+    for (const body of [{}, { url: r.url, extra: 1 }, { url: r.url, eventTypes: ['no.such'] }, { url: 5 }, { url: r.url, eventTypes: repeated }]) {
       const answer = await api(account.apiKey, 'POST', '/v1/webhook-endpoints', body);
       expect(answer.status, JSON.stringify(body)).toBe(400);
+      expect(answer.body.error).toBe('invalid_body');
       expectSpecResponse('/v1/webhook-endpoints', 'POST', 400, answer.body, answer.headers);
     }
     const { id } = await endpoint(account, r.url);
+    // uniqueItems (specs: WebhookEventTypes) on an update too.
+    const twice = await api(account.apiKey, 'PATCH', `/v1/webhook-endpoints/${id}`, { eventTypes: repeated });
+    expect(twice.status).toBe(400);
+    expect(twice.body.error).toBe('invalid_body');
     const disabled = await api(account.apiKey, 'PATCH', `/v1/webhook-endpoints/${id}`, { enabled: false });
     expectSpecResponse('/v1/webhook-endpoints/{endpointId}', 'PATCH', 200, disabled.body, disabled.headers);
     expect(disabled.body).toMatchObject({ enabled: false, disabledReason: 'operator' });

@@ -302,7 +302,7 @@ export const zWebhookEndpointNotFoundError = z.object({
  * every type. `webhook.test` events reach the endpoint they name whatever the filter.
  *
  */
-export const zWebhookEventTypes = z.array(z.string().max(64)).min(1).max(32).nullable();
+export const zWebhookEventTypes = z.array(z.string().max(64)).min(1).max(32).nullable().refine((items) => items == null || new Set(items).size === items.length, { message: 'items must be unique' });
 
 export const zWebhookEndpointCreate = z.strictObject({
     url: z.string().max(2048),
