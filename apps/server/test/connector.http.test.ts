@@ -100,6 +100,22 @@ describe('platform events are recorded once, whole', () => {
     await a.host.report([{ type: 'conversation.appeared', externalId: 'chat-half', conversationKind: 'direct', name: null, participants: ['+14155550199'] }]);
     expect((await events(a.apiKey)).slice(before).map((e) => e.type)).toEqual(['conversation.appeared']);
   });
+
+  // A command id a host names goes on the stream (stream.yaml: a UUID): one that is no UUID is refused.
+  it('a platform event whose commandId is not a UUID is refused whole', async () => {
+    const a = await readyAccount(server);
+    const before = (await events(a.apiKey)).length;
+    const answer = await a.host.call('platform-events', {
+      epoch: a.host.epoch,
+      events: [
+        { type: 'conversation.appeared', externalId: 'chat-odd', conversationKind: 'direct', name: null, participants: ['+14155550188'] },
+        { type: 'message.sent', conversationExternalId: 'chat-odd', messageExternalId: 'out-odd', commandId: 'not-a-uuid' },
+      ],
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ error: 'invalid_request' });
+    expect(await events(a.apiKey)).toHaveLength(before);
+  });
 });
 
 describe('settlement batches: each settlement with its platform events, in one transaction', () => {

@@ -408,7 +408,10 @@ export interface components {
             conversationKind: components["schemas"]["ConversationKind"];
             name: string | null;
             participants: string[];
-            /** @description The recipient send or group.create that made it, if any. */
+            /**
+             * Format: uuid
+             * @description The recipient send or group.create that made it, if any.
+             */
             commandId?: string;
         };
         PlatformMessageReceived: {
@@ -433,6 +436,7 @@ export interface components {
             type: "message.sent";
             conversationExternalId: string;
             messageExternalId: string;
+            /** Format: uuid */
             commandId: string;
         };
         PlatformGroupRenamed: {
@@ -443,6 +447,7 @@ export interface components {
             type: "group.renamed";
             conversationExternalId: string;
             name: string;
+            /** Format: uuid */
             commandId?: string;
         };
         PlatformGroupParticipantsChanged: {
@@ -455,6 +460,7 @@ export interface components {
             added: string[];
             removed: string[];
             participants: string[];
+            /** Format: uuid */
             commandId?: string;
         };
         PlatformPollVoted: {

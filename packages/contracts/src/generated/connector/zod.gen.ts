@@ -73,14 +73,14 @@ export const zPlatformMessageSent = z.strictObject({
     type: z.literal('message.sent'),
     conversationExternalId: z.string(),
     messageExternalId: z.string(),
-    commandId: z.string()
+    commandId: z.uuid()
 });
 
 export const zPlatformGroupRenamed = z.strictObject({
     type: z.literal('group.renamed'),
     conversationExternalId: z.string(),
     name: z.string(),
-    commandId: z.string().optional()
+    commandId: z.uuid().optional()
 });
 
 export const zPlatformGroupParticipantsChanged = z.strictObject({
@@ -89,7 +89,7 @@ export const zPlatformGroupParticipantsChanged = z.strictObject({
     added: z.array(z.string()).max(1024),
     removed: z.array(z.string()).max(1024),
     participants: z.array(z.string()).max(1024),
-    commandId: z.string().optional()
+    commandId: z.uuid().optional()
 });
 
 export const zPlatformPollVoted = z.strictObject({
@@ -209,7 +209,7 @@ export const zPlatformConversationAppeared = z.strictObject({
     conversationKind: zConversationKind,
     name: z.string().nullable(),
     participants: z.array(z.string()).max(1024),
-    commandId: z.string().optional()
+    commandId: z.uuid().optional()
 });
 
 export const zPlatformEvent = z.discriminatedUnion('type', [
