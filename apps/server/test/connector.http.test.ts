@@ -58,6 +58,20 @@ describe('settlement by the live lease', () => {
     expect((await restarted.settle(commandId, 'succeeded')).status).toBe(200);
     expect((await events(a.apiKey)).filter((e) => e.type === 'command.settled')).toHaveLength(1);
   });
+
+  // connector.yaml, settleCommand: "an epoch that is not the live lease's answers 409 lease_lost".
+  it('an ended epoch settling differently what it settled answers 409 lease_lost; the same settlement still answers 200', async () => {
+    const a = await readyAccount(server);
+    const commandId = await send(a);
+    await a.host.dispatch();
+    const first = await a.host.settle(commandId, 'succeeded');
+    expect(first.status).toBe(200);
+    await new TestHost(server.url, a.connectorKey, a.host.hostId).lease();
+    const different = await a.host.settle(commandId, 'failed', 'gateway_rejected');
+    expect(different.status).toBe(409);
+    expect(different.body).toMatchObject({ error: 'lease_lost' });
+    expect(await a.host.settle(commandId, 'succeeded')).toEqual(first);
+  });
 });
 
 describe('platform events are recorded once, whole', () => {

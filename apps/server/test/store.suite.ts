@@ -616,8 +616,9 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         expect((await store.settleCommand(settlement(a.id, c.id, l.epoch))).outcome).toBe('settled');
         const l2 = await lease(a.id, 'host-b', T0 + 20_000);
         expect(await store.settleCommand(settlement(a.id, c.id, l2.epoch, { at: T0 + 20_001 }))).toMatchObject({ outcome: 'conflict', command: { status: 'succeeded' } });
-        // The epoch that settled it may still repeat it, though it ended.
+        // The epoch that settled it may still repeat it, though it ended; settling it differently, it has lost its lease.
         expect(await store.settleCommand(settlement(a.id, c.id, l.epoch, { at: T0 + 20_001 }))).toMatchObject({ outcome: 'repeated' });
+        expect(await store.settleCommand(settlement(a.id, c.id, l.epoch, { at: T0 + 20_001, status: 'failed', errorCode: 'invalid_target' }))).toEqual({ outcome: 'lease_lost' });
         expect(await store.readEvents(a.id, 0, 10)).toHaveLength(1);
       });
 

@@ -78,14 +78,14 @@ async function settleOne(tx: Tx, s: Settlement, ctx: BatchContext): Promise<Sett
     : ctx.commands.get(s.commandId);
   if (!row) return { outcome: 'not_found' };
   let current = command(row);
-  if (current.status !== 'queued' && current.dispatchEpoch === s.epoch) {
-    // The epoch that settled it repeats itself (a retry after a lost response), live or not.
-    const same = current.status === s.status && current.errorCode === s.errorCode;
-    return { outcome: same ? 'repeated' : 'conflict', command: current };
-  }
+  const settledHere = current.status !== 'queued' && current.dispatchEpoch === s.epoch;
+  // The epoch that settled it repeats itself (a retry after a lost response), live or not.
+  if (settledHere && current.status === s.status && current.errorCode === s.errorCode) return { outcome: 'repeated', command: current };
   // Fencing: only the live lease's epoch settles, and only what was dispatched to it.
   const live = s.epoch === ctx.epoch && s.at === ctx.at ? ctx.live : await isLiveEpoch(tx, s.accountId, s.epoch, s.at);
   if (!live) return { outcome: 'lease_lost' };
+  // A different outcome from the epoch that settled it records nothing, its events included.
+  if (settledHere) return { outcome: 'conflict', command: current };
   if (s.platformEvents) {
     const { events, newConversationId, view } = s.platformEvents;
     // Conversations are never deleted, so one known now is known when its event applies.

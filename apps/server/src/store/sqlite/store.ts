@@ -499,13 +499,13 @@ export class SqliteStore implements Store {
     const row = this.sql('SELECT * FROM commands WHERE account_id = ? AND id = ?').get(s.accountId, s.commandId);
     if (!row) return { outcome: 'not_found' };
     let current = command(row);
-    if (current.status !== 'queued' && current.dispatchEpoch === s.epoch) {
-      // The epoch that settled it repeats itself (a retry after a lost response), live or not.
-      const same = current.status === s.status && current.errorCode === s.errorCode;
-      return { outcome: same ? 'repeated' : 'conflict', command: current };
-    }
+    const settledHere = current.status !== 'queued' && current.dispatchEpoch === s.epoch;
+    // The epoch that settled it repeats itself (a retry after a lost response), live or not.
+    if (settledHere && current.status === s.status && current.errorCode === s.errorCode) return { outcome: 'repeated', command: current };
     // Fencing: only the live lease's epoch settles, and only what was dispatched to it.
     if (!this.isLiveEpoch(s.accountId, s.epoch, s.at)) return { outcome: 'lease_lost' };
+    // A different outcome from the epoch that settled it records nothing, its events included.
+    if (settledHere) return { outcome: 'conflict', command: current };
     if (s.platformEvents) {
       const recorded = this.recordWithin(s.accountId, s.platformEvents.events, s.at, s.platformEvents.newConversationId, s.platformEvents.view);
       if (!recorded.ok) return { outcome: 'unknown_conversation', externalId: recorded.unknownConversation };
