@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -328,4 +329,27 @@ describe('polls', () => {
     platform.vote({ from: '+14155550102', pollMessageExternalId: lostId, optionIndex: 0 });
     expect(platform.readFeed(100).events.map((e) => e.type)).toEqual(['conversation.appeared', 'poll.voted']);
   });
+});
+
+describe('one file, shared by processes', () => {
+  test('two processes that create the file at the same moment both open it', async () => {
+    // Hosts and the CLI share the file. Two connections turning a new file to WAL at once
+    // deadlock, and one of them was refused ("database is locked") in about one round in eight.
+    const rounds = 40;
+    const start = Date.now() + 2_000;
+    const script = `
+      import { SimulatedPlatform } from ${JSON.stringify(new URL('./platform.ts', import.meta.url).href)};
+      const failures = [];
+      for (let i = 0; i < ${rounds}; i++) {
+        while (Date.now() < ${start} + i * 25);
+        try { new SimulatedPlatform(${JSON.stringify(dir)} + '/race-' + i + '.db', 'account-1').close(); }
+        catch (error) { failures.push(i + ': ' + error.message); }
+      }
+      console.log(JSON.stringify(failures));`;
+    const run = () => new Promise<string[]>((resolve, reject) => {
+      execFile(process.execPath, ['--input-type=module', '-e', script], (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout) as string[])));
+    });
+    const [a, b] = await Promise.all([run(), run()]);
+    expect([...a, ...b]).toEqual([]);
+  }, 20_000);
 });

@@ -27,6 +27,26 @@ import { migrate } from './schema.ts';
 
 type Row = Record<string, unknown>;
 
+/**
+ * Puts the file in WAL mode. Hosts and the CLI share the file, and two connections turning a new
+ * file to WAL at once deadlock: one is told SQLITE_BUSY at once, without the busy timeout, and
+ * tries again after a pause until the timeout has passed.
+ */
+function walMode(db: DatabaseSync, timeoutMs: number): void {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      db.exec('PRAGMA journal_mode = WAL');
+      return;
+    } catch (error) {
+      if ((error as { errcode?: number }).errcode !== SQLITE_BUSY || Date.now() >= deadline) throw error;
+      Atomics.wait(PAUSE, 0, 0, 5 + Math.random() * 10);
+    }
+  }
+}
+const SQLITE_BUSY = 5;
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
+
 /** How the simulated gateway treats one send, drawn by the driver from its fault settings. */
 export type SendFault = 'none' | 'gateway_rejected' | 'send_not_ok' | 'echo_lost';
 /** Whether the simulated platform can confirm one group change. */
@@ -142,8 +162,9 @@ export class SimulatedPlatform {
     this.account = account;
     this.now = options.now ?? Date.now;
     this.db = new DatabaseSync(path);
-    this.db.exec(`PRAGMA busy_timeout = ${options.busyTimeoutMs ?? 10_000}`);
-    this.db.exec('PRAGMA journal_mode = WAL');
+    const busyTimeoutMs = options.busyTimeoutMs ?? 10_000;
+    this.db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
+    walMode(this.db, busyTimeoutMs);
     // A simulator needs to survive a killed process, not power loss: NORMAL is enough under WAL.
     this.db.exec('PRAGMA synchronous = NORMAL');
     migrate(this.db);
