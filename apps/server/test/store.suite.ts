@@ -1274,6 +1274,26 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         expect(await store.getCommand(a.id, after.id)).not.toBeNull();
       });
 
+      it('property: in any one-turn group of commands without a key, exactly those whose insert fails are refused', async () => {
+        const a = await account();
+        const taken = newCommand(a.id);
+        await store.acceptCommand(taken, 0);
+        // Up to 70 commands: the SQLite store inserts a group's commands 64, 32, ... 1 rows a statement.
+        await fc.assert(
+          fc.asyncProperty(fc.array(fc.boolean(), { minLength: 1, maxLength: 70 }), async (fails) => {
+            const commands = fails.map((fail) => (fail ? { ...taken, payload: { text: 'again' } } : newCommand(a.id)));
+            const outcomes = await Promise.allSettled(commands.map((c) => store.acceptCommand(c, 0)));
+            expect(outcomes.map((o) => o.status)).toEqual(fails.map((fail) => (fail ? 'rejected' : 'fulfilled')));
+            for (const [i, c] of commands.entries()) {
+              const stored = await store.getCommand(a.id, c.id);
+              if (fails[i]) expect(stored!.payload).toEqual(taken.payload);
+              else expect(stored).toMatchObject({ id: c.id, status: 'queued', payload: c.payload, target: c.target });
+            }
+          }),
+          { numRuns: 25 },
+        );
+      });
+
       it('a write that throws halfway is undone entirely, and the rest of its group still commits', async () => {
         const a = await account();
         const l = await lease(a.id);

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { timingSafeEqual } from 'node:crypto';
 import {
   StoreError,
@@ -33,8 +33,20 @@ import { announcesConversationOf, changesConversations, sameMembers } from '../p
 type Waiter = { resolve: () => void; reject: (error: unknown) => void };
 /** The writes of one event-loop turn, committed together; `synced`: with an fsync (FULL). */
 type Group = { waiters: Waiter[]; synced: boolean; committed: Promise<void>; deferred: Deferred[] };
-/** A single-statement write run just before its group's COMMIT (see `write`'s `defer`). */
-type Deferred = { fn: () => unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void };
+/** A command without an idempotency key, inserted with the group's others just before its COMMIT. */
+type Deferred = { input: NewCommand; resolve: (result: AcceptResult) => void; reject: (error: unknown) => void };
+
+const COMMAND_COLUMNS = 'id, account_id, type, routing_path, status, target, payload, logical_action_id, idempotency_key, conversation_id, created_at';
+/**
+ * The row counts of the multi-row command inserts, largest first: a group's deferred commands go
+ * in as few statements of these sizes as add up to them (28: 16, 8, 4). One statement of many
+ * rows costs 40 % less a row than a statement a row (1.9 against 3.2 µs, a loop alone).
+ */
+const CHUNKS = [64, 32, 16, 8, 4, 2, 1];
+const INSERT_COMMANDS = new Map(CHUNKS.map((rows) => [
+  rows,
+  `INSERT INTO commands (${COMMAND_COLUMNS}) VALUES ${Array(rows).fill("(?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?)").join(', ')}`,
+]));
 
 export interface SqliteOptions {
   /** Directory holding `switchboard.db`. */
@@ -168,29 +180,10 @@ export class SqliteStore implements Store {
    * `oneStatement`: `fn` runs a single statement and nothing after it that can throw. SQLite undoes
    * a failed statement on its own and keeps the transaction, so it needs no savepoint of its own
    * (the pair cost 2-3 µs a command at intake).
-   * `defer` (with `oneStatement`): `fn` runs at the group's COMMIT, with the group's other deferred
-   * writes back to back rather than one between each request's other work, where SQLite's pages and
-   * code are cold (an insert of a command cost 4 µs in a loop, 6-7 µs with other work between).
-   * Nothing in the group may need to see what `fn` writes.
    */
-  private write<T>(fn: () => T, synced = true, oneStatement = false, defer = false): Promise<T> {
-    if (this.group && synced && !this.group.synced) this.commit(this.group);
-    if (!this.group) {
-      try {
-        if (this.synced !== synced) {
-          this.db.exec(`PRAGMA synchronous = ${synced ? 'FULL' : 'NORMAL'}`);
-          this.synced = synced;
-        }
-        this.db.exec('BEGIN IMMEDIATE');
-      } catch (error) {
-        return Promise.reject(new StoreError('could not begin a transaction', { cause: error }));
-      }
-      const group: Group = { waiters: [], synced, committed: Promise.resolve(), deferred: [] };
-      group.committed = new Promise((resolve) => setImmediate(() => { this.commit(group); resolve(); }));
-      this.group = group;
-    }
-    const group = this.group;
-    if (defer) return new Promise<T>((resolve, reject) => group.deferred.push({ fn, resolve: resolve as (value: unknown) => void, reject }));
+  private write<T>(fn: () => T, synced = true, oneStatement = false): Promise<T> {
+    const group = this.openGroup(synced);
+    if (group instanceof Error) return Promise.reject(group);
     let result: T;
     if (!oneStatement) this.sql('SAVEPOINT w').run();
     try {
@@ -205,8 +198,39 @@ export class SqliteStore implements Store {
       }
       return Promise.reject(error);
     }
-    const { waiters } = this.group;
-    return new Promise<T>((resolve, reject) => waiters.push({ resolve: () => resolve(result), reject }));
+    return new Promise<T>((resolve, reject) => group.waiters.push({ resolve: () => resolve(result), reject }));
+  }
+
+  /**
+   * A command without a key, inserted at its group's COMMIT together with the group's others
+   * (`insertDeferred`): back to back, in a few multi-row statements, rather than a statement
+   * between each request's other work, where SQLite's pages and code are cold. Nothing in the
+   * group reads what they write (a keyed command's check reads keyed commands only).
+   */
+  private deferInsert(input: NewCommand): Promise<AcceptResult> {
+    const group = this.openGroup(true);
+    if (group instanceof Error) return Promise.reject(group);
+    return new Promise((resolve, reject) => group.deferred.push({ input, resolve, reject }));
+  }
+
+  /** The turn's open group, begun if there is none (see `write` for `synced`), or why none could begin. */
+  private openGroup(synced: boolean): Group | StoreError {
+    if (this.group && synced && !this.group.synced) this.commit(this.group);
+    if (!this.group) {
+      try {
+        if (this.synced !== synced) {
+          this.db.exec(`PRAGMA synchronous = ${synced ? 'FULL' : 'NORMAL'}`);
+          this.synced = synced;
+        }
+        this.db.exec('BEGIN IMMEDIATE');
+      } catch (error) {
+        return new StoreError('could not begin a transaction', { cause: error });
+      }
+      const group: Group = { waiters: [], synced, committed: Promise.resolve(), deferred: [] };
+      group.committed = new Promise((resolve) => setImmediate(() => { this.commit(group); resolve(); }));
+      this.group = group;
+    }
+    return this.group;
   }
 
   /**
@@ -224,21 +248,26 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * Runs `group`'s deferred writes in its transaction. One that fails alone is rejected alone; one
-   * whose failure rolls the transaction back loses what the group wrote before it, as in `write`,
-   * and the writes after it go on in a new transaction. False when no transaction is open after.
+   * Inserts `group`'s deferred commands in its transaction. A statement SQLite refuses undoes
+   * itself alone, and its rows are tried one by one, so a row that fails is rejected alone. A
+   * failure that rolls the transaction back loses what the group wrote before it, as in `write`,
+   * and the rows after it go on in a new transaction. False when no transaction is open after.
    */
-  private runDeferred(group: Group): boolean {
-    const deferred = group.deferred;
+  private insertDeferred(group: Group): boolean {
+    const chunks = chunked(group.deferred);
     group.deferred = [];
-    for (let i = 0; i < deferred.length; i++) {
-      const item = deferred[i]!;
-      let result: unknown;
+    for (let i = 0; i < chunks.length; i++) {
+      const chunk = chunks[i]!;
       try {
-        result = item.fn();
+        this.insertCommands(chunk.map((item) => item.input));
       } catch (error) {
-        item.reject(error);
-        if (this.db.isTransaction) continue;
+        if (this.db.isTransaction) {
+          // SQLite undid this statement alone: its rows go again one by one, so only a bad row fails.
+          if (chunk.length > 1) chunks.splice(i + 1, 0, ...chunk.map((item) => [item]));
+          else chunk[0]!.reject(error);
+          continue;
+        }
+        for (const item of chunk) item.reject(error);
         const failure = new StoreError('the transaction was rolled back', { cause: error });
         for (const waiter of group.waiters) waiter.reject(failure);
         group.waiters = [];
@@ -246,12 +275,12 @@ export class SqliteStore implements Store {
           this.db.exec('BEGIN IMMEDIATE');
         } catch (begin) {
           const failure = new StoreError('could not begin a transaction', { cause: begin });
-          for (const rest of deferred.slice(i + 1)) rest.reject(failure);
+          for (const rest of chunks.slice(i + 1).flat()) rest.reject(failure);
           return false;
         }
         continue;
       }
-      group.waiters.push({ resolve: () => item.resolve(result), reject: item.reject });
+      for (const item of chunk) group.waiters.push({ resolve: () => item.resolve(queued(item.input)), reject: item.reject });
     }
     return true;
   }
@@ -259,7 +288,7 @@ export class SqliteStore implements Store {
   /** Commits `group` if it is still the open one (a synced write may have committed it early). */
   private commit(group: Group): void {
     if (this.group !== group) return;
-    const open = group.deferred.length === 0 || this.runDeferred(group);
+    const open = group.deferred.length === 0 || this.insertDeferred(group);
     this.group = null;
     try {
       if (!open) return;
@@ -417,32 +446,29 @@ export class SqliteStore implements Store {
 
   acceptCommand(input: NewCommand, keyNotBefore: number): Promise<AcceptResult> {
     const key = input.idempotencyKey;
-    // Without a key the write is the insert alone, run with the group's others at its COMMIT (see `write`).
-    if (key === null) return this.write(() => this.insertCommand(input), true, true, true);
+    if (key === null) return this.deferInsert(input);
     return this.write((): AcceptResult => {
       const original = this.idempotentCommand((t) => this.sql(t), input.accountId, key, keyNotBefore);
       if (original) return { disposition: 'adopted', command: original };
       // A key past retention is forgotten: the new command takes it over.
       this.sql('DELETE FROM idempotency_keys WHERE account_id = ? AND key = ?').run(input.accountId, key);
-      const accepted = this.insertCommand(input);
+      this.insertCommands([input]);
       this.sql('INSERT INTO idempotency_keys (account_id, key, command_id, created_at) VALUES (?, ?, ?, ?)')
         .run(input.accountId, key, input.id, input.createdAt);
-      return accepted;
+      return queued(input);
     });
   }
 
-  private insertCommand(input: NewCommand): AcceptResult {
-    this.sql(
-      `INSERT INTO commands (id, account_id, type, routing_path, status, target, payload, logical_action_id, idempotency_key, conversation_id, created_at)
-       VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      input.id, input.accountId, input.type, input.routingPath, JSON.stringify(input.target), JSON.stringify(input.payload),
-      input.logicalActionId, input.idempotencyKey, input.conversationId, input.createdAt,
-    );
-    return {
-      disposition: 'queued',
-      command: { ...input, status: 'queued', errorCode: null, errorMessage: null, errorPath: null, settledAt: null, dispatchEpoch: null },
-    };
+  /** One statement for all of `inputs` (a size in CHUNKS). */
+  private insertCommands(inputs: readonly NewCommand[]): void {
+    const values: SQLInputValue[] = [];
+    for (const input of inputs) {
+      values.push(
+        input.id, input.accountId, input.type, input.routingPath, JSON.stringify(input.target), JSON.stringify(input.payload),
+        input.logicalActionId, input.idempotencyKey, input.conversationId, input.createdAt,
+      );
+    }
+    this.sql(INSERT_COMMANDS.get(inputs.length)!).run(...values);
   }
 
   getCommand(accountId: string, id: string): Promise<CommandRecord | null> {
@@ -800,4 +826,22 @@ function prepared(statements: Map<string, StatementSync>, db: DatabaseSync, text
     statements.set(text, statement);
   }
   return statement;
+}
+
+/** A new command as stored: queued, nothing settled. */
+function queued(input: NewCommand): AcceptResult {
+  return {
+    disposition: 'queued',
+    command: { ...input, status: 'queued', errorCode: null, errorMessage: null, errorPath: null, settledAt: null, dispatchEpoch: null },
+  };
+}
+
+/** `items` in runs of the sizes in CHUNKS, as few as add up to them. */
+function chunked<T>(items: readonly T[]): T[][] {
+  const chunks: T[][] = [];
+  for (let at = 0; at < items.length;) {
+    const rows = CHUNKS.find((size) => size <= items.length - at)!;
+    chunks.push(items.slice(at, (at += rows)));
+  }
+  return chunks;
 }
