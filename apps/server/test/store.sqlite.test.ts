@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { raceTwoProcesses } from '@switchboard/testkit';
 import { createIdSource } from '../src/ids.ts';
 import { SqliteStore } from '../src/store/sqlite/store.ts';
 import type { NewCommand, Store } from '../src/store/types.ts';
@@ -65,4 +66,19 @@ describe('SqliteStore: a group SQLite rolls back on its own', () => {
     expect(await store.getCommand(account.id, after.id)).not.toBeNull();
     await store.close();
   });
+});
+
+describe('SqliteStore: one data directory, opened by two processes at once', () => {
+  it('both open a new data directory created at the same moment, and its schema is made once', async () => {
+    // The server and the operator CLI share the file. Before: "database is locked" (two
+    // connections turning a new file to WAL deadlock) or "table accounts already exists" (both
+    // read version 0 before either migrated) in about two opens of three.
+    const base = join(root, `race-${newId()}`);
+    const imports = `import { SqliteStore } from ${JSON.stringify(new URL('../src/store/sqlite/store.ts', import.meta.url).href)};`;
+    const open = `await new SqliteStore({ dataDir: ${JSON.stringify(base)} + '/' + i }).close();`;
+    expect(await raceTwoProcesses(imports, open, 30, 40)).toEqual([]);
+    const store = new SqliteStore({ dataDir: join(base, '0') });
+    expect((store.db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version).toBeGreaterThan(0);
+    await store.close();
+  }, 20_000);
 });

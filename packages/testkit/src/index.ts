@@ -245,4 +245,5 @@ export async function postCommand(url: string, apiKey: string, type: string, bod
 export { Proxy, type Cut } from './proxy.ts';
 export { TestHost } from './host.ts';
 export { waitForMatch } from './wait.ts';
+export { raceTwoProcesses } from './race.ts';
 export { Receiver, type ReceivedDelivery, type ReceiverAnswer } from './receiver.ts';

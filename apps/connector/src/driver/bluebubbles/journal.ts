@@ -1,6 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync } from 'node:sqlite';
+import { openWal } from '@switchboard/sqlite';
 import type { ExecutionRecord, Outcome } from '../types.ts';
 
 /**
@@ -12,9 +11,7 @@ export class Journal {
   private readonly db: DatabaseSync;
 
   constructor(path: string) {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    this.db = new DatabaseSync(path);
-    this.db.exec('PRAGMA journal_mode = WAL');
+    this.db = openWal(path, 5_000);
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS executions (logical_action_id TEXT PRIMARY KEY, command_id TEXT NOT NULL, host_id TEXT NOT NULL, outcome TEXT NOT NULL, executed_at INTEGER NOT NULL) STRICT;
       CREATE TABLE IF NOT EXISTS intents (logical_action_id TEXT PRIMARY KEY, temp_guid TEXT NOT NULL, at INTEGER NOT NULL) STRICT;

@@ -1,10 +1,10 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { ActionRef, ConversationRef } from '../types.ts';
+import { raceTwoProcesses } from '@switchboard/testkit';
 import { directExternalId, SimulatedPlatform } from './platform.ts';
 
 const HOST = 'host-a';
@@ -335,21 +335,8 @@ describe('one file, shared by processes', () => {
   test('two processes that create the file at the same moment both open it', async () => {
     // Hosts and the CLI share the file. Two connections turning a new file to WAL at once
     // deadlock, and one of them was refused ("database is locked") in about one round in eight.
-    const rounds = 40;
-    const start = Date.now() + 2_000;
-    const script = `
-      import { SimulatedPlatform } from ${JSON.stringify(new URL('./platform.ts', import.meta.url).href)};
-      const failures = [];
-      for (let i = 0; i < ${rounds}; i++) {
-        while (Date.now() < ${start} + i * 25);
-        try { new SimulatedPlatform(${JSON.stringify(dir)} + '/race-' + i + '.db', 'account-1').close(); }
-        catch (error) { failures.push(i + ': ' + error.message); }
-      }
-      console.log(JSON.stringify(failures));`;
-    const run = () => new Promise<string[]>((resolve, reject) => {
-      execFile(process.execPath, ['--input-type=module', '-e', script], (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout) as string[])));
-    });
-    const [a, b] = await Promise.all([run(), run()]);
-    expect([...a, ...b]).toEqual([]);
+    const imports = `import { SimulatedPlatform } from ${JSON.stringify(new URL('./platform.ts', import.meta.url).href)};`;
+    const open = `new SimulatedPlatform(${JSON.stringify(dir)} + '/race-' + i + '.db', 'account-1').close();`;
+    expect(await raceTwoProcesses(imports, open, 40, 25)).toEqual([]);
   }, 20_000);
 });

@@ -1,7 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { openWal } from '@switchboard/sqlite';
 import type {
   ActionRef,
   ConversationAppeared,
@@ -26,26 +25,6 @@ import { replay } from '../replay.ts';
 import { migrate } from './schema.ts';
 
 type Row = Record<string, unknown>;
-
-/**
- * Puts the file in WAL mode. Hosts and the CLI share the file, and two connections turning a new
- * file to WAL at once deadlock: one is told SQLITE_BUSY at once, without the busy timeout, and
- * tries again after a pause until the timeout has passed.
- */
-function walMode(db: DatabaseSync, timeoutMs: number): void {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      db.exec('PRAGMA journal_mode = WAL');
-      return;
-    } catch (error) {
-      if ((error as { errcode?: number }).errcode !== SQLITE_BUSY || Date.now() >= deadline) throw error;
-      Atomics.wait(PAUSE, 0, 0, 5 + Math.random() * 10);
-    }
-  }
-}
-const SQLITE_BUSY = 5;
-const PAUSE = new Int32Array(new SharedArrayBuffer(4));
 
 /** How the simulated gateway treats one send, drawn by the driver from its fault settings. */
 export type SendFault = 'none' | 'gateway_rejected' | 'send_not_ok' | 'echo_lost';
@@ -158,13 +137,10 @@ export class SimulatedPlatform {
   private readonly now: () => number;
 
   constructor(path: string, account: string, options: { now?: () => number; busyTimeoutMs?: number } = {}) {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     this.account = account;
     this.now = options.now ?? Date.now;
-    this.db = new DatabaseSync(path);
-    const busyTimeoutMs = options.busyTimeoutMs ?? 10_000;
-    this.db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
-    walMode(this.db, busyTimeoutMs);
+    // Hosts and the CLI share the file, and may open a new one at the same moment.
+    this.db = openWal(path, options.busyTimeoutMs ?? 10_000);
     // A simulator needs to survive a killed process, not power loss: NORMAL is enough under WAL.
     this.db.exec('PRAGMA synchronous = NORMAL');
     migrate(this.db);

@@ -191,18 +191,20 @@ const migrations: string[] = [
   `,
 ];
 
-/** Brings the schema up to date inside one transaction, recording progress in `user_version`. */
+/**
+ * Brings the schema up to date inside one transaction, recording progress in `user_version`. The
+ * version is read inside the transaction: a server and the CLI opening a new file at once migrate
+ * it once, the second finding the first's work done.
+ */
 export function migrate(db: DatabaseSync): void {
-  const row = db.prepare('PRAGMA user_version').get() as { user_version: number };
-  const current = row.user_version;
-  if (current > migrations.length) {
-    throw new Error(`database schema version ${current} is newer than this build knows (${migrations.length})`);
-  }
-  if (current === migrations.length) return;
   db.exec('BEGIN IMMEDIATE');
   try {
+    const { user_version: current } = db.prepare('PRAGMA user_version').get() as { user_version: number };
+    if (current > migrations.length) {
+      throw new Error(`database schema version ${current} is newer than this build knows (${migrations.length})`);
+    }
     for (let v = current; v < migrations.length; v++) db.exec(migrations[v]!);
-    db.exec(`PRAGMA user_version = ${migrations.length}`);
+    if (current < migrations.length) db.exec(`PRAGMA user_version = ${migrations.length}`);
     db.exec('COMMIT');
   } catch (error) {
     db.exec('ROLLBACK');

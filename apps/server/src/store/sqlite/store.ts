@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { timingSafeEqual } from 'node:crypto';
@@ -25,6 +24,7 @@ import {
   type Store,
 } from '../types.ts';
 import type { PlatformEvent } from '@switchboard/contracts';
+import { openWal } from '@switchboard/sqlite';
 import { migrate } from './migrations.ts';
 import { account, command, conversation, credential, lease, type Row } from '../rows.ts';
 import { SqliteWebhookStore } from './webhooks.ts';
@@ -105,11 +105,9 @@ export class SqliteStore implements Store {
   readonly webhooks: SqliteWebhookStore;
 
   constructor(options: SqliteOptions) {
-    mkdirSync(options.dataDir, { recursive: true });
     const file = join(options.dataDir, 'switchboard.db');
-    this.db = new DatabaseSync(file);
-    this.db.exec(`PRAGMA busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
-    this.db.exec('PRAGMA journal_mode = WAL');
+    // The operator CLI opens the same file, and may open a new one as the server does.
+    this.db = openWal(file, options.busyTimeoutMs ?? 5000);
     this.db.exec('PRAGMA synchronous = FULL');
     this.db.exec('PRAGMA foreign_keys = ON');
     migrate(this.db);
