@@ -244,6 +244,22 @@ describe('paths and header blocks (item 11)', () => {
     }
   });
 
+  // node:http keeps the first Authorization line; a proxy in front may have checked the last.
+  it.each([
+    ['the same key twice', (key: string) => [key, key]],
+    ['a key, then another', (key: string) => [key, 'Bearer sb_other']],
+    ['another, then a key', (key: string) => ['Bearer sb_other', key]],
+  ])('answers a request with two Authorization lines (%s) with 400 bad_request, on every route', async (_name, lines) => {
+    const { authorization } = auth();
+    const auths = lines(authorization).map((line) => `Authorization: ${line}\r\n`).join('');
+    for (const [method, path, body] of [['GET', '/v1/conversations', ''], ['POST', '/v1/commands/message.send', direct()], ['POST', '/v1/connector/lease', '{}']] as const) {
+      const head = `${method} ${path} HTTP/1.1\r\nHost: x\r\n${auths}content-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`;
+      const res = await rawExchange(server.url, head + body);
+      expectError(res, 400, 'bad_request');
+      expect(JSON.parse(res.body).message).toMatch(/one Authorization header/);
+    }
+  });
+
   it.each(['switchboard.test', 'switchboard.test:8080', '127.0.0.1:1', '[::1]:8787', 'xn--bcher-kva.example', ''])('accepts Host: %j', async (host) => {
     const res = await rawExchange(server.url, `GET /v1/conversations HTTP/1.1\r\nHost: ${host}\r\nauthorization: ${auth().authorization}\r\n\r\n`);
     expect(res?.status, res?.body).toBe(200);

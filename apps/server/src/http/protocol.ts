@@ -42,21 +42,27 @@ export function notPercentEncoding(detail?: string): ApiError {
 // (an IPv4 address is one), which may be empty.
 const HOST = /^(?:\[[\w:.~!$&'()*+,;=-]+\]|[\w.~%!$&'()*+,;=-]*)(?::\d*)?$/;
 
-/** Why the request's Host header lines are not one valid Host, or null when they are (or HTTP/1.0 sent none). */
-function hostProblem(req: IncomingMessage): string | null {
+/**
+ * Why the request's header lines are not one valid Host and at most one Authorization, or null
+ * when they are (an HTTP/1.0 request may send no Host). node:http keeps only the first line of
+ * either, where a proxy in front may have read the last.
+ */
+function headerLinesProblem(req: IncomingMessage): string | null {
   const raw = req.rawHeaders;
-  let count = 0;
-  let value = '';
+  let hosts = 0;
+  let authorizations = 0;
+  let host = '';
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
     if (name.length === 4 && name.toLowerCase() === 'host') {
-      count++;
-      value = raw[i + 1]!;
-    }
+      hosts++;
+      host = raw[i + 1]!;
+    } else if (name.length === 13 && name.toLowerCase() === 'authorization') authorizations++;
   }
-  if (count === 0) return req.httpVersionMajor === 1 && req.httpVersionMinor === 1 ? 'an HTTP/1.1 request needs a Host header' : null;
-  if (count > 1) return 'a request carries one Host header, not several';
-  return HOST.test(value) ? null : 'the Host header is not a host with an optional port';
+  if (authorizations > 1) return 'a request carries one Authorization header, not several';
+  if (hosts === 0) return req.httpVersionMajor === 1 && req.httpVersionMinor === 1 ? 'an HTTP/1.1 request needs a Host header' : null;
+  if (hosts > 1) return 'a request carries one Host header, not several';
+  return HOST.test(host) ? null : 'the Host header is not a host with an optional port';
 }
 
 function sendRaw(req: IncomingMessage, res: ServerResponse, requestId: string, error: ApiError): void {
@@ -67,8 +73,8 @@ function sendRaw(req: IncomingMessage, res: ServerResponse, requestId: string, e
 
 /**
  * What node:http parsed but no route should see: a transfer coding other than `chunked` (501,
- * RFC 9112 §6.1), an HTTP/1.1 request without Host, several Host lines or an invalid one, and a
- * target with a `#` (400, RFC 9112 §3.2).
+ * RFC 9112 §6.1), an HTTP/1.1 request without Host, several Host lines or an invalid one,
+ * several Authorization lines, and a target with a `#` (400, RFC 9112 §3.2).
  * Answered here, then the connection closes; true when it did.
  */
 export function rejectedBeforeRouting(ids: IdSource): (req: IncomingMessage, res: ServerResponse) => boolean {
@@ -78,9 +84,9 @@ export function rejectedBeforeRouting(ids: IdSource): (req: IncomingMessage, res
       sendRaw(req, res, ids.next(), new ApiError('not_implemented', 'the transfer coding is not one the server implements; send chunked or Content-Length'));
       return true;
     }
-    const host = hostProblem(req);
-    if (host !== null) {
-      sendRaw(req, res, ids.next(), new ApiError('bad_request', host));
+    const lines = headerLinesProblem(req);
+    if (lines !== null) {
+      sendRaw(req, res, ids.next(), new ApiError('bad_request', lines));
       return true;
     }
     // The router would cut the path at the `#` and answer a shorter route.
