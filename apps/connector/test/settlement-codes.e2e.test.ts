@@ -62,6 +62,18 @@ describe.each(DRIVERS)('%s driver', (driver) => {
       expect(rig.stream.events.some((e) => e.type === 'group.renamed' && e.data.conversationId === group.conversationId && e.data.name === 'Team of three')).toBe(true);
     });
 
+    test('payload_invalid: add_participant of what is not an address; an address written another way joins in the form the platform knows', async () => {
+      const group = await createGroup(rig, ['+14155550131', '+14155550132'], 'Forms');
+      const to = toConversation(group.conversationId);
+      expect(await rig.run('group.update', { target: to, payload: { action: 'add_participant', participantExternalId: 'not an address' } })).toMatchObject({
+        status: 'failed', errorCode: 'payload_invalid', errorPath: '/payload/participantExternalId', errorMessage: expect.stringContaining('not_a_phone_number_or_email'),
+      });
+      const add = await rig.command('group.update', { target: to, payload: { action: 'add_participant', participantExternalId: '+1 (415) 555-0133' } });
+      expect((await rig.settled(add)).data.status).toBe('succeeded');
+      const changed = rig.stream.events.find((e) => e.type === 'group.participants_changed' && e.data.commandId === add)!;
+      expect(changed.data).toMatchObject({ added: ['+14155550133'], participants: ['+14155550131', '+14155550132', '+14155550133'] });
+    });
+
     test('invalid_target: an address the platform cannot reach, and a group the account left', async () => {
       expect(await rig.run('message.send', { target: { kind: 'recipient', recipientExternalId: 'ghost@example.invalid' }, payload: { text: 'hello?' } })).toMatchObject({ status: 'failed', errorCode: 'invalid_target' });
 

@@ -98,6 +98,25 @@ describe('the other command types', () => {
     expect(validate(dispatched(type, payload, groupTarget()))).toMatchObject(invalid);
   });
 
+  test.each([
+    ['add_participant', 'not an address', 'not_a_phone_number_or_email'],
+    ['add_participant', '4155550103', 'invalid_phone_number'],
+    ['remove_participant', 'dana@', 'invalid_email'],
+  ])('group.update %s of %j is payload_invalid at /payload/participantExternalId', (action, participantExternalId, reason) => {
+    expect(validate(dispatched('group.update', { action, participantExternalId }, groupTarget()))).toEqual({
+      ok: false, code: 'payload_invalid', path: '/payload/participantExternalId', detail: expect.stringContaining(reason),
+    });
+  });
+
+  test.each([
+    ['add_participant', '+1 (415) 555-0103', '+14155550103'],
+    ['remove_participant', ' +44 20 7946 0958 ', '+442079460958'],
+    ['add_participant', 'Dana@Example.COM', 'Dana@example.com'],
+  ])('group.update %s takes %j as %j, the form the platform knows', (action, participantExternalId, address) => {
+    const result = validate(dispatched('group.update', { action, participantExternalId }, groupTarget()));
+    expect(result).toMatchObject({ ok: true, plan: { type: 'group.update', payload: { action, participantExternalId: address } } });
+  });
+
   test('group.create takes its participants from the target and text, optionally name, from the payload', () => {
     expect(validate(dispatched('group.create', { text: 'hi all', name: 'Team' }, participantsTarget()))).toEqual({
       ok: true,

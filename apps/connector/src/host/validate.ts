@@ -1,5 +1,6 @@
 import { messagePayloadSchema, schemas, type DispatchedCommand } from '@switchboard/contracts';
 import type { z } from 'zod';
+import { normaliseAddress } from '@switchboard/addresses';
 import type { ConversationRef } from '../driver/types.ts';
 
 export type MessageSendPayload = z.infer<typeof schemas.zMessageSendPayload>;
@@ -92,7 +93,16 @@ export function validate(command: DispatchedCommand): Validation {
     }
     case 'group.update': {
       const payload = parse(schemas.zGroupUpdatePayload, command.payload);
-      return payload.ok ? { ok: true, plan: { type: command.type, conversation, payload: payload.data } } : payload;
+      if (!payload.ok) return payload;
+      const data = payload.data;
+      if (data.action !== 'add_participant' && data.action !== 'remove_participant') return { ok: true, plan: { type: command.type, conversation, payload: data } };
+      // An address, as a target's is at the endpoint: the platform is given the one form of it.
+      const address = normaliseAddress(data.participantExternalId);
+      if (!address.ok) {
+        const path = '/payload/participantExternalId';
+        return { ok: false, code: 'payload_invalid', path, detail: `${path}: not a phone number with its country code or an email address (${address.reason})` };
+      }
+      return { ok: true, plan: { type: command.type, conversation, payload: { ...data, participantExternalId: address.address } } };
     }
     case 'group.leave': {
       const payload = parse(schemas.zGroupLeavePayload, command.payload);

@@ -1,7 +1,7 @@
 import { routingPathOf, targetKindsOf, type CommandType, type RoutingPath, type Target } from '@switchboard/contracts';
 import { ApiError } from '../errors.ts';
 import { isUuid } from '../ids.ts';
-import { normaliseAddress } from './address.ts';
+import { normaliseAddress } from '@switchboard/addresses';
 
 export const MAX_BODY_BYTES = 65_536;
 export const MAX_DEPTH = 64;
