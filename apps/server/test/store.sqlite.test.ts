@@ -68,6 +68,24 @@ describe('SqliteStore: a group SQLite rolls back on its own', () => {
   });
 });
 
+describe('SqliteStore: opening beside a busy writer', () => {
+  it('opens a file whose schema is current without waiting for the write lock', async () => {
+    const dataDir = join(root, newId());
+    await (await open(dataDir)).close();
+    // Another connection holds the write lock, as a busy server nearly always does.
+    const blocker = new DatabaseSync(join(dataDir, 'switchboard.db'));
+    blocker.exec('BEGIN IMMEDIATE');
+    try {
+      const store = new SqliteStore({ dataDir, busyTimeoutMs: 50 });
+      expect(await store.listAccounts()).toEqual([]);
+      await store.close();
+    } finally {
+      blocker.exec('ROLLBACK');
+      blocker.close();
+    }
+  });
+});
+
 describe('SqliteStore: one data directory, opened by two processes at once', () => {
   it('both open a new data directory created at the same moment, and its schema is made once', async () => {
     // The server and the operator CLI share the file. Before: "database is locked" (two

@@ -1294,6 +1294,19 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         );
       });
 
+      it('a dispatch in the turn that accepted commands hands them out in the order they were accepted', async () => {
+        const a = await account();
+        const l = await lease(a.id);
+        const first = newCommand(a.id);
+        const second = newCommand(a.id, { idempotencyKey: `key-${newId()}` });
+        const accepted = [store.acceptCommand(first, 0), store.acceptCommand(second, 0)];
+        const handed = store.dispatchCommands(a.id, l.epoch, 10, [], T0);
+        await Promise.all(accepted);
+        const firstPoll = (await handed)!.map((c) => c.id);
+        const secondPoll = (await store.dispatchCommands(a.id, l.epoch, 10, firstPoll, T0))!.map((c) => c.id);
+        expect([...firstPoll, ...secondPoll]).toEqual([first.id, second.id]);
+      });
+
       it('a write that throws halfway is undone entirely, and the rest of its group still commits', async () => {
         const a = await account();
         const l = await lease(a.id);

@@ -99,13 +99,18 @@ describe('the other command types', () => {
   });
 
   test.each([
-    ['add_participant', 'not an address', 'not_a_phone_number_or_email'],
-    ['add_participant', '4155550103', 'invalid_phone_number'],
-    ['remove_participant', 'dana@', 'invalid_email'],
-  ])('group.update %s of %j is payload_invalid at /payload/participantExternalId', (action, participantExternalId, reason) => {
-    expect(validate(dispatched('group.update', { action, participantExternalId }, groupTarget()))).toEqual({
+    ['not an address', 'not_a_phone_number_or_email'],
+    ['4155550103', 'invalid_phone_number'],
+    ['dana@', 'invalid_email'],
+  ])('group.update add_participant of %j is payload_invalid at /payload/participantExternalId', (participantExternalId, reason) => {
+    expect(validate(dispatched('group.update', { action: 'add_participant', participantExternalId }, groupTarget()))).toEqual({
       ok: false, code: 'payload_invalid', path: '/payload/participantExternalId', detail: expect.stringContaining(reason),
     });
+  });
+
+  test('group.update remove_participant names a member as the platform lists it, even in a form that is not an address', () => {
+    const result = validate(dispatched('group.update', { action: 'remove_participant', participantExternalId: '72345' }, groupTarget()));
+    expect(result).toMatchObject({ ok: true, plan: { payload: { action: 'remove_participant', participantExternalId: '72345' } } });
   });
 
   test.each([

@@ -97,7 +97,9 @@ export function validate(command: DispatchedCommand): Validation {
       const data = payload.data;
       if (data.action !== 'add_participant' && data.action !== 'remove_participant') return { ok: true, plan: { type: command.type, conversation, payload: data } };
       // An address, as a target's is at the endpoint: the platform is given the one form of it.
+      // A member to remove may be listed in a form that is not one (a short code): it goes as written.
       const address = normaliseAddress(data.participantExternalId);
+      if (!address.ok && data.action === 'remove_participant') return { ok: true, plan: { type: command.type, conversation, payload: data } };
       if (!address.ok) {
         const path = '/payload/participantExternalId';
         return { ok: false, code: 'payload_invalid', path, detail: `${path}: not a phone number with its country code or an email address (${address.reason})` };

@@ -182,6 +182,12 @@ export class SqliteStore implements Store {
   private write<T>(fn: () => T, synced = true, oneStatement = false): Promise<T> {
     const group = this.openGroup(synced);
     if (group instanceof Error) return Promise.reject(group);
+    // The commands accepted before this write go in first, so it sees them (a dispatch hands
+    // them out in the order they were accepted).
+    if (group.deferred.length > 0 && !this.insertDeferred(group)) {
+      this.group = null;
+      return Promise.reject(new StoreError('the transaction was rolled back'));
+    }
     let result: T;
     if (!oneStatement) this.sql('SAVEPOINT w').run();
     try {
@@ -201,9 +207,9 @@ export class SqliteStore implements Store {
 
   /**
    * A command without a key, inserted at its group's COMMIT together with the group's others
-   * (`insertDeferred`): back to back, in a few multi-row statements, rather than a statement
-   * between each request's other work, where SQLite's pages and code are cold. Nothing in the
-   * group reads what they write (a keyed command's check reads keyed commands only).
+   * (`insertDeferred`), or before the next other write of the group: back to back, in a few
+   * multi-row statements, rather than a statement between each request's other work, where
+   * SQLite's pages and code are cold.
    */
   private deferInsert(input: NewCommand): Promise<AcceptResult> {
     const group = this.openGroup(true);
