@@ -74,6 +74,12 @@ describe.each(DRIVERS)('%s driver', (driver) => {
       expect(changed.data).toMatchObject({ added: ['+14155550133'], participants: ['+14155550131', '+14155550132', '+14155550133'] });
     });
 
+    test('a group whose photo the account changed from another device is still the account\'s group', async () => {
+      const group = await createGroup(rig, ['+14155550141', '+14155550142'], 'Photo');
+      rig.platform.groupPhotoChanged(group.externalId);
+      expect(await rig.run('message.send', { target: toConversation(group.conversationId), payload: { text: 'new photo!' } })).toMatchObject({ status: 'succeeded' });
+    });
+
     test('invalid_target: an address the platform cannot reach, and a group the account left', async () => {
       expect(await rig.run('message.send', { target: { kind: 'recipient', recipientExternalId: 'ghost@example.invalid' }, payload: { text: 'hello?' } })).toMatchObject({ status: 'failed', errorCode: 'invalid_target' });
 

@@ -40,6 +40,16 @@ export class Chats {
     return info;
   }
 
+  /**
+   * `chat` renamed as a rename's answer (PUT /api/v1/chat/:guid) shows it. BlueBubbles reads the
+   * chat back without its participants there, so they stay as they were.
+   */
+  renamed(chat: ChatInfo, answer: BbChat): ChatInfo {
+    const info = { ...chat, name: answer.displayName || null };
+    this.cache.set(info.guid, info);
+    return info;
+  }
+
   appeared(chat: ChatInfo, commandId?: string): ConversationAppeared {
     return {
       type: 'conversation.appeared',

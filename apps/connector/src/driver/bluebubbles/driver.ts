@@ -20,7 +20,7 @@ import { Chats, type ChatInfo } from './chats.ts';
 import { Inbound } from './feed.ts';
 import { Journal } from './journal.ts';
 import type { BlueBubblesSettings } from './settings.ts';
-import { directChatGuid, EFFECT_ID, type BbChat, type BbMessage } from './wire.ts';
+import { directChatGuid, EFFECT_ID, isLeave, type BbChat, type BbMessage } from './wire.ts';
 
 export interface BlueBubblesContext {
   hostId: string;
@@ -104,7 +104,7 @@ export class BlueBubblesDriver implements Driver {
     if (want && chat.kind !== want) return fail('invalid_target', `the chat is not a ${want} chat in Messages`);
     if (chat.kind === 'direct') return chat;
     const rows = await this.recent(chat.guid);
-    if (rows.some((m) => m.isFromMe && m.itemType === 3)) return fail('invalid_target', 'the account has left this group');
+    if (rows.some((m) => m.isFromMe && isLeave(m))) return fail('invalid_target', 'the account has left this group');
     const sameMembers = chat.participants.length === ref.participants.length && chat.participants.every((p) => ref.participants.includes(p));
     if (!sameMembers) return fail('stale_target', `the membership changed underneath the command (Messages shows ${chat.participants.join(', ')})`);
     const newestAdd = rows.findIndex((m) => m.isFromMe && m.itemType === 1 && m.groupActionType === 0);
@@ -280,7 +280,7 @@ export class BlueBubblesDriver implements Driver {
   /** A new group's name (PUT /api/v1/chat/:guid); the group exists either way, so a failed rename only leaves it unnamed. */
   private async nameNewGroup(chat: ChatInfo, name: string): Promise<ChatInfo> {
     const answer = await this.api.call<BbChat>('PUT', `/chat/${encodeURIComponent(chat.guid)}`, { body: { displayName: name }, timeoutMs: this.settings.updateTimeoutMs }).catch(() => null);
-    if (answer?.status === 200 && answer.body.data) return this.chats.remember(answer.body.data);
+    if (answer?.status === 200 && answer.body.data) return this.chats.renamed(chat, answer.body.data);
     this.context.log.warn({ chatGuid: chat.guid }, 'the new group could not be named');
     return chat;
   }
@@ -355,7 +355,7 @@ export class BlueBubblesDriver implements Driver {
     if (isOutcome(chat)) return chat;
     const answer = await this.update<BbChat>('PUT', `/chat/${encodeURIComponent(chat.guid)}`, { displayName: name });
     if (answer?.status !== 200 || answer.body.data?.displayName !== name) return this.unverified(answer);
-    this.chats.remember(answer.body.data);
+    this.chats.renamed(chat, answer.body.data);
     return this.done(action, { result: 'confirmed', events: [{ type: 'group.renamed', conversationExternalId: chat.guid, name, commandId: action.commandId }] });
   }
 

@@ -6,7 +6,7 @@ import type { BlueBubblesApi } from './api.ts';
 import type { Chats } from './chats.ts';
 import type { Journal } from './journal.ts';
 import type { BlueBubblesSettings } from './settings.ts';
-import { WEBHOOK_EVENTS, type BbMessage, type WebhookBody } from './wire.ts';
+import { isLeave, WEBHOOK_EVENTS, type BbMessage, type WebhookBody } from './wire.ts';
 
 const CURSOR = 'inbound';
 /** The catch-up reads again this far behind its cursor: rows can land in the database out of date order. */
@@ -217,7 +217,7 @@ export class Inbound {
     if (m.itemType === 2 && m.groupTitle !== null) {
       return { type: 'group.renamed', conversationExternalId: chatGuid, name: m.groupTitle };
     }
-    if (m.itemType === 1 || m.itemType === 3) {
+    if (m.itemType === 1 || isLeave(m)) {
       // The row names the member by handle row id, so the change is read off the chat's members.
       const before = this.chats.known(chatGuid);
       const after = await this.chats.fetch(chatGuid);
@@ -231,7 +231,7 @@ export class Inbound {
         participants: after.participants,
       };
     }
-    // Tapbacks from others and other rows have no stream event.
+    // Tapbacks from others, group photo changes and other rows have no stream event.
     return null;
   }
 

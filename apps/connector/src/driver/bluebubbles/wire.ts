@@ -40,7 +40,8 @@ export interface BbAttachment {
 
 /**
  * MessageSerializer. itemType 0 is a message, 1 a membership change (groupActionType 0 added,
- * 1 removed), 2 a rename (`groupTitle`), 3 someone leaving. A tapback names its message in
+ * 1 removed), 2 a rename (`groupTitle`), 3 someone leaving (groupActionType 0) or the group photo
+ * changed (1) or removed (2). A tapback names its message in
  * `associatedMessageGuid` (`p:0/<guid>`) with `associatedMessageType` 2000-2005, 3000-3005 to remove.
  */
 export interface BbMessage {
@@ -105,3 +106,9 @@ export const directChatGuid = (address: string) => `iMessage;-;${address}`;
 
 /** The chat's members, in the order BlueBubbles lists them. */
 export const addressesOf = (chat: BbChat): string[] => (chat.participants ?? []).map((h) => h.address);
+
+/**
+ * A member leaving a group (MessagePoller.handleGroupChanges: item type 3 with group action 0);
+ * item type 3 with action 1 or 2 is the group's photo changed or removed.
+ */
+export const isLeave = (m: Pick<BbMessage, 'itemType' | 'groupActionType'>): boolean => m.itemType === 3 && m.groupActionType === 0;

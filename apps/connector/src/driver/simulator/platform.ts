@@ -505,6 +505,17 @@ export class SimulatedPlatform {
    * account's own (commands resolved before it are stale), but only the account's own
    * add_participant leaves the group stale until the next message.
    */
+  /**
+   * The account changed a group's photo from another of its devices: a row in the group and
+   * nothing on the feed, since the simulator keeps no photos.
+   */
+  groupPhotoChanged(conversationExternalId: string): void {
+    this.insertMessage({
+      externalId: newMessageId(), conversationExternalId, direction: 'out', sender: null, kind: 'photo_changed', body: {},
+      associatedMessage: null, logicalActionId: null, commandId: null,
+    });
+  }
+
   changeGroup(input: GroupChangeInput): void {
     this.transaction(() => {
       const target = this.conversation(input.conversationExternalId);

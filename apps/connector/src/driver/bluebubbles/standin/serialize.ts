@@ -46,6 +46,8 @@ function shape(m: PlatformMessage): Partial<BbMessage> | null {
       return { text: null, itemType: 1, groupActionType: 1, otherHandle: body.participant };
     case 'left':
       return { text: null, itemType: 3, groupActionType: 0 };
+    case 'photo_changed':
+      return { text: null, itemType: 3, groupActionType: 1 };
     default:
       return null;
   }

@@ -421,7 +421,8 @@ export class BlueBubblesStandIn {
     }
     const after = this.platform.conversation(state.externalId)!;
     this.dispatchChange(after, 'group-name-change', { itemType: 2, groupTitle: displayName });
-    return { message: 'Successfully updated the following fields: displayName', data: serializeChat(after, true) };
+    // ChatInterface.setDisplayName reads the chat back with withParticipants: false.
+    return { message: 'Successfully updated the following fields: displayName', data: serializeChat(after, false) };
   }
 
   /** ChatRouter.toggleParticipant (ChatInterface.toggleParticipant): waits for the member count to change. */
