@@ -1,8 +1,11 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
 import { schemas } from '@switchboard/contracts';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
   routingPathOf,
+  SwitchboardNetworkError,
+  UnexpectedResponseError,
   type Acknowledgement,
   type CommandType,
   type GroupCreateRequest,
@@ -16,7 +19,7 @@ import {
   type TapbackRequest,
 } from '@switchboard/sdk';
 import type { Context } from '../context.ts';
-import { ok } from '../results.ts';
+import { ok, toolError } from '../results.ts';
 import { outcomeOf, waitInput } from './wait.ts';
 
 const conversationId = schemas.zConversationTarget.shape.conversationId.describe('The conversation (a UUID from list_conversations, recent_messages or wait_for_message).');
@@ -192,6 +195,24 @@ export function inputOf(tool: CommandTool): z.ZodObject {
   return z.strictObject({ ...tool.target, payload: tool.payload, ...waitInput, ...(isAgentTurn(tool) ? { idempotencyKey } : {}) });
 }
 
+/**
+ * An admin send, which the service does not deduplicate: when it may have reached the service
+ * and its answer was lost, the tool says to look before calling again, not to retry.
+ */
+async function sendOnce(send: () => Promise<Acknowledgement>): Promise<{ ack: Acknowledgement } | { lost: CallToolResult }> {
+  try {
+    return { ack: await send() };
+  } catch (error) {
+    const lost = (error instanceof SwitchboardNetworkError && error.mayHaveReachedServer) || (error instanceof UnexpectedResponseError && error.status >= 500);
+    if (!lost) throw error;
+    return { lost: toolError({
+      error: error instanceof SwitchboardNetworkError ? 'network' : 'unexpected_response',
+      message: `${error.message}; the service may have acted on it, and an admin command sent again is done again: look (recent_messages, list_conversations) before calling this again`,
+      retry: 'never',
+    }) };
+  }
+}
+
 function isAgentTurn(tool: CommandTool): boolean {
   return routingPathOf(tool.type, tool.toTarget({})) === 'agent-turn';
 }
@@ -207,14 +228,16 @@ export function registerCommandTools(server: McpServer, ctx: Context, windowMs: 
         inputSchema: inputOf(tool),
         annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true, idempotentHint: isAgentTurn(tool) },
       },
-      (args: Record<string, unknown>) =>
+      (args: Record<string, unknown>, extra) =>
         ctx.run(tool.name, async () => {
           const target = tool.toTarget(args);
           const body = { target, payload: args.payload };
           const path = routingPathOf(tool.type, target);
           const key = path === 'agent-turn' ? ((args.idempotencyKey as string | undefined) ?? ctx.keys.keyOf(tool.name, body)) : undefined;
-          const ack = await tool.send(ctx.client, body, key);
-          const outcome = await outcomeOf(ctx.client, ack, args.wait as boolean | undefined, args.timeoutMs as number | undefined);
+          const sent = key === undefined ? await sendOnce(() => tool.send(ctx.client, body, key)) : { ack: await tool.send(ctx.client, body, key) };
+          if ('lost' in sent) return sent.lost;
+          const { ack } = sent;
+          const outcome = await outcomeOf(ctx.client, ack, args.wait as boolean | undefined, args.timeoutMs as number | undefined, extra.signal);
           return ok({
             commandId: ack.commandId,
             disposition: ack.disposition,

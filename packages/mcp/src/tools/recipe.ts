@@ -46,7 +46,7 @@ export function registerRecipeTool(server: McpServer, ctx: Context): void {
       }),
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true, idempotentHint: false },
     },
-    (args) =>
+    (args, extra) =>
       ctx.run('send_rich_to_new_contact', async () => {
         const payload = args.payload as RichPayload;
         const waitMs = args.timeoutMs ?? waitBounds.default;
@@ -59,7 +59,7 @@ export function registerRecipeTool(server: McpServer, ctx: Context): void {
             conversationId: existing.conversationId,
             recipientSend: null,
             note: 'the account already had a direct conversation with this person: the plain-text step was skipped',
-            richSend: { commandId: richSend.commandId, disposition: richSend.disposition, idempotencyKey, ...(await outcomeOf(client, richSend, args.wait, waitMs)) },
+            richSend: { commandId: richSend.commandId, disposition: richSend.disposition, idempotencyKey, ...(await outcomeOf(client, richSend, args.wait, waitMs, extra.signal)) },
           });
         }
         const result = await client.sendRichToNewContact(
@@ -70,7 +70,7 @@ export function registerRecipeTool(server: McpServer, ctx: Context): void {
         return ok({
           conversationId: result.conversationId,
           recipientSend: { commandId: result.recipientSend.commandId, disposition: result.recipientSend.disposition, routingPath: 'admin', idempotent: false },
-          richSend: { commandId: result.richSend.commandId, disposition: result.richSend.disposition, idempotencyKey, ...(await outcomeOf(client, result.richSend, args.wait, waitMs)) },
+          richSend: { commandId: result.richSend.commandId, disposition: result.richSend.disposition, idempotencyKey, ...(await outcomeOf(client, result.richSend, args.wait, waitMs, extra.signal)) },
         });
       }),
   );
