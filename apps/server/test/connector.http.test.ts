@@ -97,6 +97,18 @@ describe('platform events are recorded once, whole', () => {
     expect(types).toEqual(['conversation.appeared', 'message.sent', 'message.received', 'group.renamed', 'group.participants_changed']);
   });
 
+  it("a membership change shows what changed from the members the server held, whatever the host counted", async () => {
+    const a = await readyAccount(server);
+    await a.host.report([{ type: 'conversation.appeared', externalId: 'chat-count', conversationKind: 'group', name: null, participants: ['+14155550123', '+14155550124'] }]);
+    // A host that restarted knows no earlier members: it counts every member as added.
+    await a.host.report([{
+      type: 'group.participants_changed', conversationExternalId: 'chat-count',
+      added: ['+14155550124', 'dana@example.com'], removed: ['+14155550999'], participants: ['+14155550124', 'dana@example.com'],
+    }]);
+    const changed = (await events(a.apiKey)).filter((e) => e.type === 'group.participants_changed').at(-1)!;
+    expect(changed.data).toMatchObject({ added: ['dana@example.com'], removed: ['+14155550123'], participants: ['+14155550124', 'dana@example.com'] });
+  });
+
   /** Reports `batch` as one request: answered 400 invalid_request, with nothing of it on the stream. */
   async function refusedWhole(a: Awaited<ReturnType<typeof readyAccount>>, batch: unknown[]): Promise<{ message?: string }> {
     const before = (await events(a.apiKey)).length;

@@ -36,7 +36,7 @@ import { settleBatch } from './settle.ts';
 import { transaction, type Tx } from './transaction.ts';
 import { RecentAppends } from './recent.ts';
 import { OwnAnnouncements } from './announcements.ts';
-import { sameMembers } from '../platform.ts';
+import { changedFrom, sameMembers } from '../platform.ts';
 
 export interface PostgresOptions {
   url: string;
@@ -688,7 +688,7 @@ export async function applyPlatformEvent(
       if (sameMembers(current.participants, event.participants)) return [];
       await tx`UPDATE conversations SET participants = ${JSON.stringify(event.participants)}, membership_version = membership_version + 1 WHERE id = ${current.id}`;
       changed.conversations = true;
-      return [view(event, { ...current, participants: event.participants, membershipVersion: current.membershipVersion + 1 })];
+      return [view(changedFrom(current.participants, event), { ...current, participants: event.participants, membershipVersion: current.membershipVersion + 1 })];
     }
   }
 }

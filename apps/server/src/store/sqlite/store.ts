@@ -29,7 +29,7 @@ import { migrate } from './migrations.ts';
 import { account, command, conversation, credential, lease, type Row } from '../rows.ts';
 import { SqliteWebhookStore } from './webhooks.ts';
 import { heldVote, poll, pollContent, pollVote, voteApplies } from '../polls.ts';
-import { announcesConversationOf, changesConversations, sameMembers } from '../platform.ts';
+import { announcesConversationOf, changedFrom, changesConversations, sameMembers } from '../platform.ts';
 type Waiter = { resolve: () => void; reject: (error: unknown) => void };
 /** The writes of one event-loop turn, committed together; `synced`: with an fsync (FULL). */
 type Group = { waiters: Waiter[]; synced: boolean; committed: Promise<void>; deferred: Deferred[] };
@@ -617,7 +617,7 @@ export class SqliteStore implements Store {
         if (sameMembers(current.participants, event.participants)) return [];
         this.sql('UPDATE conversations SET participants = ?, membership_version = membership_version + 1 WHERE id = ?')
           .run(JSON.stringify(event.participants), current.id);
-        return [view(event, { ...current, participants: event.participants, membershipVersion: current.membershipVersion + 1 })];
+        return [view(changedFrom(current.participants, event), { ...current, participants: event.participants, membershipVersion: current.membershipVersion + 1 })];
       }
     }
   }

@@ -450,6 +450,7 @@ export interface components {
             /** Format: uuid */
             commandId?: string;
         };
+        /** @description The group's members now (`participants`). The stream event's `added` and `removed` are the difference from the members the server held, which is what subscribers saw last: a host that restarted may not know the members from before, so its own `added` and `removed` are not relied on. */
         PlatformGroupParticipantsChanged: {
             /**
              * @description discriminator enum property added by openapi-typescript

@@ -83,6 +83,9 @@ export const zPlatformGroupRenamed = z.strictObject({
     commandId: z.uuid().optional()
 });
 
+/**
+ * The group's members now (`participants`). The stream event's `added` and `removed` are the difference from the members the server held, which is what subscribers saw last: a host that restarted may not know the members from before, so its own `added` and `removed` are not relied on.
+ */
 export const zPlatformGroupParticipantsChanged = z.strictObject({
     type: z.literal('group.participants_changed'),
     conversationExternalId: z.string(),
