@@ -87,3 +87,18 @@ test('webhooks BlueBubbles lost (it never retries them) are caught up from the m
   await rig.stream.waitFor((e) => e.type === 'message.received' && e.data.messageExternalId === later.messageExternalId, 10_000);
   expect(rig.stream.events.filter((e) => e.type === 'message.received' && e.data.messageExternalId === injected.messageExternalId)).toHaveLength(1);
 });
+
+test('an attachment Messages has not written yet is fetched once it is; one that never comes leaves its message without it, not the messages after held back', async () => {
+  const photo = { fileName: 'photo.png', mimeType: 'image/png', bytes: Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]) };
+  await rig.onlyHost({}, { attachmentMisses: 2 });
+  const late = rig.platform.receive({ from: '+14155550305', text: 'a photo', attachments: [photo] });
+  const got = await rig.stream.waitFor((e) => e.type === 'message.received' && e.data.messageExternalId === late.messageExternalId, 15_000);
+  expect(got.data.attachments).toEqual([expect.objectContaining({ fileName: 'photo.png', byteSize: photo.bytes.length })]);
+
+  await rig.onlyHost({}, { attachmentMisses: Infinity });
+  const never = rig.platform.receive({ from: '+14155550305', text: 'another photo', attachments: [photo] });
+  const without = await rig.stream.waitFor((e) => e.type === 'message.received' && e.data.messageExternalId === never.messageExternalId, 15_000);
+  expect(without.data).toMatchObject({ text: 'another photo', attachments: [] });
+  const after = rig.platform.receive({ from: '+14155550305', text: 'did it arrive?' });
+  await rig.stream.waitFor((e) => e.type === 'message.received' && e.data.messageExternalId === after.messageExternalId, 15_000);
+});

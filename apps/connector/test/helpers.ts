@@ -79,7 +79,7 @@ function blueBubblesHost(standIn: BlueBubblesStandIn, dir: string, hostId: strin
 /** The stand-in as a fresh Mac: no faults, no latency, macOS 15, BlueBubbles' waits shortened for tests. */
 function resetStandIn(standIn: BlueBubblesStandIn): BlueBubblesStandIn {
   Object.assign(standIn.options.faults, { gatewayRejected: 0, sendNotOk: 0, echoLost: 0, groupUpdateUnverified: 0 });
-  Object.assign(standIn.options, { sendLatencyMs: 0, answerDelayMs: 0, dropWebhooks: false, echoWaitMs: 1_000, updateWaitMs: 300, osVersion: '15.5', privateApi: true, helperConnected: true });
+  Object.assign(standIn.options, { sendLatencyMs: 0, answerDelayMs: 0, dropWebhooks: false, attachmentMisses: 0, echoWaitMs: 1_000, updateWaitMs: 300, osVersion: '15.5', privateApi: true, helperConnected: true });
   return standIn;
 }
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { ConversationAppeared, FeedEvent, FeedListener, FeedSubscription, InboundAttachment } from '../types.ts';
 import type { BlueBubblesApi } from './api.ts';
@@ -14,6 +15,9 @@ const OVERLAP_MS = 5_000;
 const PAGE = 500;
 /** Remembered message guids, so the overlap is not reported (and its attachments uploaded) again. */
 const SEEN_MAX = 10_000;
+/** Tries of an attachment's download, this far apart, before its message goes without it. */
+const ATTACHMENT_ATTEMPTS = 4;
+const ATTACHMENT_RETRY_MS = 500;
 
 /** An echo of one of this host's sends: BlueBubbles' new-message event for a message from the Mac that carries the send's tempGuid. */
 export type EchoListener = (message: BbMessage) => void;
@@ -203,7 +207,7 @@ export class Inbound {
 
   private async eventOf(m: BbMessage, chatGuid: string): Promise<FeedEvent | null> {
     if (m.itemType === 0 && m.associatedMessageType == null) {
-      const attachments = await Promise.all(m.attachments.map((a) => this.attachment(a.guid, a.transferName, a.mimeType)));
+      const attachments = await this.attachments(m);
       return {
         type: 'message.received',
         conversationExternalId: chatGuid,
@@ -233,6 +237,31 @@ export class Inbound {
     }
     // Tapbacks from others, group photo changes and other rows have no stream event.
     return null;
+  }
+
+  /**
+   * A message's attachments that could be downloaded. BlueBubbles answers 500 while Messages has
+   * not written a file yet (often when `new-message` fires), so each is tried a few times; one
+   * that never comes is left out and logged, rather than holding every later message back.
+   */
+  private async attachments(m: BbMessage): Promise<InboundAttachment[]> {
+    const found: InboundAttachment[] = [];
+    for (const a of m.attachments) {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          found.push(await this.attachment(a.guid, a.transferName, a.mimeType));
+          break;
+        } catch (error) {
+          if (attempt < ATTACHMENT_ATTEMPTS) {
+            await sleep(ATTACHMENT_RETRY_MS);
+            continue;
+          }
+          this.log.warn({ err: error, messageGuid: m.guid, attachmentGuid: a.guid }, 'an attachment could not be downloaded; the message is reported without it');
+          break;
+        }
+      }
+    }
+    return found;
   }
 
   private async attachment(guid: string, fileName: string, mimeType: string | null): Promise<InboundAttachment> {

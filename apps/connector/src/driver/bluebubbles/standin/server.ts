@@ -34,6 +34,11 @@ export interface StandInOptions {
   updateWaitMs?: number;
   /** How often the platform is read for what other people did. */
   feedPollMs?: number;
+  /**
+   * How many downloads of each attachment answer 500 "Attachment does not exist in disk!" before
+   * it is served, as while Messages has not written the file yet (Infinity: it never is).
+   */
+  attachmentMisses?: number;
   /** Seeds the fault draws, so a run can be replayed. */
   seed?: number;
 }
@@ -97,6 +102,9 @@ export class BlueBubblesStandIn {
   /** Every webhook posted (or dropped), for tests that check what BlueBubbles sent. */
   readonly delivered: Array<{ url: string; body: unknown }> = [];
 
+  /** Downloads answered as not on disk yet, per attachment (`attachmentMisses`). */
+  private readonly downloadMisses = new Map<string, number>();
+
   constructor(options: StandInOptions) {
     this.options = {
       dbPath: options.dbPath,
@@ -113,6 +121,7 @@ export class BlueBubblesStandIn {
       echoWaitMs: options.echoWaitMs ?? 60_000,
       updateWaitMs: options.updateWaitMs ?? 30_000,
       feedPollMs: options.feedPollMs ?? 20,
+      attachmentMisses: options.attachmentMisses ?? 0,
     };
     this.port = options.port ?? 0;
     this.random = new Random(options.seed ?? 1);
@@ -475,6 +484,11 @@ export class BlueBubblesStandIn {
       attachment = this.platform.attachment(guid);
     } catch {
       throw notFound('Attachment does not exist!');
+    }
+    const misses = this.downloadMisses.get(guid) ?? 0;
+    if (misses < this.options.attachmentMisses) {
+      this.downloadMisses.set(guid, misses + 1);
+      throw serverError('Attachment does not exist in disk!');
     }
     res.writeHead(200, { 'content-type': attachment.mimeType, 'content-length': attachment.bytes.length });
     res.end(attachment.bytes);
