@@ -81,13 +81,14 @@ export const commandTools: CommandTool[] = [
     description: () =>
       [
         'Start a conversation with someone the account has no conversation with (message.send with a recipient target: the admin path).',
-        'PLAIN TEXT ONLY: the service forwards payload.text and silently drops every other key (a rich_text effect is lost, with no error). For rich content to a new contact use send_rich_to_new_contact.',
+        'PLAIN TEXT ONLY: payload takes text alone, and any other key is refused here, since the service would drop it silently (a rich_text effect would be lost, with no error). For rich content to a new contact use send_rich_to_new_contact.',
         'NOT idempotent: the admin path ignores Idempotency-Key, so calling this again sends a second message. After an error or a timeout, look with list_conversations or recent_messages before calling again.',
         'Once the send settles, the new conversation is listed by list_conversations and can take message_send.',
         settleNote,
       ].join(' '),
     target: { recipientExternalId: schemas.zRecipientTarget.shape.recipientExternalId.describe('The person: a phone number (E.164, e.g. +14155550142) or an email address.') },
-    payload: schemas.zRecipientSendPayload,
+    // Strict, unlike the service's schema: a key the service would drop silently is refused.
+    payload: z.strictObject(schemas.zRecipientSendPayload.shape),
     toTarget: (args) => ({ kind: 'recipient', recipientExternalId: args.recipientExternalId as string }),
     send: (client, body) => client.sendMessage(body as SendToRecipient),
   },

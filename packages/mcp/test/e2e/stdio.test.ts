@@ -236,6 +236,10 @@ describe('settlement failures come back with their settlement code and its meani
     expect(answer.text).toMatch(/Input validation error/);
     const typo = await agent.call('message_send', { conversationId: dm, payload: { txt: 'typo' } });
     expect(typo.isError).toBe(true);
+    // The service would drop the effect silently; the tool says so before sending.
+    const rich = await agent.call('message_send_to_new_contact', { recipientExternalId: '+14155550188', payload: { text: 'hi', kind: 'rich_text', effect: 'confetti' } });
+    expect(rich.isError).toBe(true);
+    expect(rich.text).toMatch(/Input validation error/);
     const after = await agent.ok('wait_for_message', { timeoutMs: 1_000 });
     expect(after.cursor).toBe(before.cursor);
   });
