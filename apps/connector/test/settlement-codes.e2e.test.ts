@@ -18,7 +18,8 @@ describe.each(DRIVERS)('%s driver', (driver) => {
   }
 
   beforeAll(async () => {
-    rig = await startRig({}, undefined, driver);
+    // One account sends every scenario's commands, more than the 60 a minute the limit allows.
+    rig = await startRig({ SWITCHBOARD_RATE_LIMIT: '0' }, undefined, driver);
     await rig.onlyHost();
   });
 
@@ -218,6 +219,16 @@ describe.each(DRIVERS)('%s driver', (driver) => {
       expect(rig.actionMessages(data.logicalActionId)).toHaveLength(onPlatform);
       // Without an echo there is nothing to announce as sent.
       expect(rig.stream.events.some((e) => e.type === 'message.sent' && e.data.commandId === data.commandId)).toBe(false);
+    });
+
+    test.each([
+      ['group.create', { target: { kind: 'participants', participantExternalIds: ['+14155550133', '+14155550134'] }, payload: { text: 'kickoff' } }],
+      ['message.send to a new recipient', { target: { kind: 'recipient', recipientExternalId: 'ivy@example.com' }, payload: { text: 'hello Ivy' } }],
+    ])('SWITCHBOARD_SIM_P_ECHO_LOST=1 makes %s settle accepted_echo_unconfirmed: it went out, so it is not sent again', async (name, body) => {
+      await rig.onlyHost({ SWITCHBOARD_SIM_P_ECHO_LOST: '1' });
+      const data = await rig.run(name.split(' ')[0]!, body);
+      expect(data).toMatchObject({ status: 'failed', errorCode: 'accepted_echo_unconfirmed' });
+      expect(rig.actionMessages(data.logicalActionId)).toHaveLength(1);
     });
 
     test('SWITCHBOARD_SIM_P_GROUP_UPDATE_UNVERIFIED=1 makes group.update settle group_update_unverified', async () => {

@@ -175,7 +175,10 @@ export class BlueBubblesDriver implements Driver {
   private sendFailure(answer: BbAnswer<Partial<BbMessage> | null>): { result: OutcomeResult; detail: string } {
     const error = answer.body.data?.error ?? 0;
     if (answer.status === 500 && error !== 0) return { result: 'gateway_rejected', detail: `Messages refused the send (message error ${error}); ${describe(answer)}` };
-    if (answer.status === 500 && /not found in database/i.test(answer.body.error?.message ?? '')) {
+    // Handed to Messages, then not seen: a send's row never showed, or a new chat's message or
+    // chat never did (ChatInterface.create: the Private API's "Message not found after 30 seconds",
+    // or the AppleScript send made on Big Sur and later, then "Failed to create chat!").
+    if (answer.status === 500 && /not found in database|message not found after|^failed to create chat!$/i.test(answer.body.error?.message ?? '')) {
       return { result: 'accepted_no_echo', detail: `the send was handed to Messages but never showed in its database; ${describe(answer)}` };
     }
     return { result: 'send_not_ok', detail: describe(answer) };
@@ -262,10 +265,7 @@ export class BlueBubblesDriver implements Driver {
       chat = chatGuid ? await this.chats.fetch(chatGuid) : null;
     } else {
       const { status, body } = answer.answer;
-      if (status !== 200 || !body.data) {
-        if (status === 500 && /failed to create chat/i.test(body.error?.message ?? '')) return fail('invalid_target', describe(answer.answer));
-        return this.done(action, { ...this.sendFailure(answer.answer as BbAnswer<Partial<BbMessage> | null>), events: [] });
-      }
+      if (status !== 200 || !body.data) return this.done(action, { ...this.sendFailure(answer.answer as BbAnswer<Partial<BbMessage> | null>), events: [] });
       chat = this.chats.remember(body.data);
       guid = body.data.messages?.find((m) => m.tempGuid === tempGuid)?.guid;
     }

@@ -396,6 +396,7 @@ export class BlueBubblesStandIn {
     if (method === 'private-api' && !this.privateApiReady) throw serverError('Private API is not enabled or the helper is not connected!');
     let chatId: string | null = null;
     let unreachable = false;
+    let unseen = false;
     const sent = await this.deliver(tempGuid, (action, fault) => {
       const outcome = addresses.length === 1
         ? this.platform.sendToRecipient(action, 'bluebubbles', addresses[0], message, fault)
@@ -403,10 +404,20 @@ export class BlueBubblesStandIn {
       const appeared = outcome.events.find((e) => e.type === 'conversation.appeared');
       if (appeared && appeared.type === 'conversation.appeared') chatId = appeared.externalId;
       unreachable = outcome.result === 'invalid_target';
+      unseen = outcome.result === 'accepted_no_echo';
       return outcome;
     }).catch((error: unknown) => {
-      // ChatRouter.create: Messages made no chat.
-      if (unreachable) throw imessageError('iMessage has encountered an error', 'Failed to create chat!');
+      // An address iMessage cannot reach: Messages writes the send's row with an error, as for
+      // any refused send (ChatRouter.create's "Failed to create chat!" is a send that went out
+      // with no chat seen after it).
+      if (unreachable) {
+        const failed = { guid: randomUUID().toUpperCase(), tempGuid, text: null, error: 22, isFromMe: true, dateCreated: Date.now() };
+        throw imessageError('Message Send Error', 'Failed to send message! See attached message error code.', failed);
+      }
+      // Sent, and never seen: ChatInterface.createWithPrivateApi's wait for the message, or the
+      // AppleScript send's wait for its chat (ChatRouter.create).
+      if (unseen && method === 'private-api') throw serverError(`Failed to create new chat! Message not found after ${this.options.echoWaitMs / 1000} seconds!`);
+      if (unseen) throw imessageError('iMessage has encountered an error', 'Failed to create chat!');
       throw error;
     });
     const state = this.platform.conversation(chatId!)!;
