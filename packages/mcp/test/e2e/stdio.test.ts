@@ -60,7 +60,7 @@ describe('tools', () => {
     expect(new Set(commandTools.map((t) => t.type))).toEqual(new Set(commandTypes));
   });
 
-  it("each command tool's payload schema is the contracts' generated schema, and only agent-turn tools take an idempotencyKey", async () => {
+  it("each command tool's payload schema is the contracts' generated schema (a recipient send's made strict), and only agent-turn tools take an idempotencyKey", async () => {
     const { tools } = await agent.client.listTools();
     const jsonSchema = (schema: z.ZodType) => {
       const { $schema: _, ...rest } = z.toJSONSchema(schema, { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
@@ -68,7 +68,8 @@ describe('tools', () => {
     };
     const payloads: Record<string, z.ZodType> = {
       message_send: schemas.zMessageSendPayload,
-      message_send_to_new_contact: schemas.zRecipientSendPayload,
+      // The contracts' schema made strict: the service would drop any other key silently.
+      message_send_to_new_contact: z.strictObject(schemas.zRecipientSendPayload.shape),
       reaction_tapback: schemas.zReactionTapbackPayload,
       reaction_apply: schemas.zReactionApplyPayload,
       name_photo_share: schemas.zNamePhotoSharePayload,
