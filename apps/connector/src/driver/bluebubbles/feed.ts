@@ -247,17 +247,13 @@ export class Inbound {
   private async attachments(m: BbMessage): Promise<InboundAttachment[]> {
     const found: InboundAttachment[] = [];
     for (const a of m.attachments) {
-      for (let attempt = 1; ; attempt++) {
+      for (let attempt = 1; attempt <= ATTACHMENT_ATTEMPTS; attempt++) {
+        if (attempt > 1) await sleep(ATTACHMENT_RETRY_MS);
         try {
           found.push(await this.attachment(a.guid, a.transferName, a.mimeType));
           break;
         } catch (error) {
-          if (attempt < ATTACHMENT_ATTEMPTS) {
-            await sleep(ATTACHMENT_RETRY_MS);
-            continue;
-          }
-          this.log.warn({ err: error, messageGuid: m.guid, attachmentGuid: a.guid }, 'an attachment could not be downloaded; the message is reported without it');
-          break;
+          if (attempt === ATTACHMENT_ATTEMPTS) this.log.warn({ err: error, messageGuid: m.guid, attachmentGuid: a.guid }, 'an attachment could not be downloaded; the message is reported without it');
         }
       }
     }
