@@ -6,8 +6,7 @@ import type { Store } from './store/types.ts';
 import { StreamHub } from './stream/hub.ts';
 import { DispatchWaiters } from './leases/dispatcher.ts';
 import { SlidingWindowLimiter } from './ratelimit/sliding-window.ts';
-import type { RateLimiter } from './ratelimit/limiter.ts';
-import { PostgresStore } from './store/postgres/store.ts';
+import { hasSharedRateLimits, type RateLimiter } from './ratelimit/limiter.ts';
 import { StreamSlots } from './stream/slots.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 
@@ -34,7 +33,7 @@ export function createServices(config: Config, store: Store, clock: Clock, log: 
   const hub = new StreamHub();
   // Replicas on one PostgreSQL database count their limits there; one embedded server, in memory.
   const limit = (name: string, max: number, windowMs: number): RateLimiter | null =>
-    max <= 0 ? null : store instanceof PostgresStore ? store.rateLimiter(name, max, windowMs) : new SlidingWindowLimiter(max, windowMs);
+    max <= 0 ? null : hasSharedRateLimits(store) ? store.rateLimiter(name, max, windowMs) : new SlidingWindowLimiter(max, windowMs);
   return {
     config,
     store,

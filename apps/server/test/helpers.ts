@@ -12,7 +12,8 @@ import type { Clock } from '../src/clock.ts';
 import { createIdSource } from '../src/ids.ts';
 import { issueCredential } from '../src/auth/issue.ts';
 import { DatabaseSync } from 'node:sqlite';
-import { PostgresStore } from '../src/store/postgres/store.ts';
+import type { PostgresStore } from '../src/store/postgres/store.ts';
+import type { Store } from '../src/store/types.ts';
 import { testDatabase, testStore } from '@switchboard/testkit/postgres';
 import { TestHost as BaseTestHost } from '@switchboard/testkit';
 
@@ -185,10 +186,15 @@ export function expectSpecResponse(path: string, method: string, status: number,
   expect(valid, `${method} ${path} ${status}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body)}`).toBe(true);
 }
 
+/** The server's store when it is PostgreSQL's. */
+function postgresOf(store: Store): PostgresStore | null {
+  return 'sql' in store ? (store as PostgresStore) : null;
+}
+
 /** Counts rows straight from the server's database, whichever store it runs on. */
 export async function countRows(server: TestServer, table: 'commands', where: { idempotencyKey?: string } = {}): Promise<number> {
-  const { store } = server.services;
-  if (store instanceof PostgresStore) {
+  const store = postgresOf(server.services.store);
+  if (store) {
     const [row] = where.idempotencyKey === undefined
       ? await store.sql.unsafe(`SELECT COUNT(*)::int AS n FROM ${table}`)
       : await store.sql.unsafe(`SELECT COUNT(*)::int AS n FROM ${table} WHERE idempotency_key = $1`, [where.idempotencyKey]);
@@ -211,8 +217,8 @@ export async function countRows(server: TestServer, table: 'commands', where: { 
  * to the function that lets go. Start the server with `sqliteBusyTimeoutMs` and `databaseStatementTimeoutMs` small.
  */
 export async function blockWrites(server: TestServer): Promise<() => Promise<void>> {
-  const { store } = server.services;
-  if (store instanceof PostgresStore) {
+  const store = postgresOf(server.services.store);
+  if (store) {
     const blocker = await store.sql.reserve();
     const tables = await blocker<{ name: string }[]>`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'`;
     await blocker`BEGIN`;

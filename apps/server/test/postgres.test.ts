@@ -6,7 +6,7 @@ import postgres from 'postgres';
 import { paths, Receiver } from '@switchboard/testkit';
 import { testDatabase } from '@switchboard/testkit/postgres';
 import { createIdSource } from '../src/ids.ts';
-import { PostgresStore } from '../src/store/postgres/store.ts';
+import { openPostgresStore } from '../src/store/postgres/store.ts';
 import { migrations } from '../src/store/postgres/migrations/index.ts';
 import { headers, postCommand, readyAccount, startTestServer, type TestServer } from './helpers.ts';
 import { loadConfig } from '../src/config.ts';
@@ -29,7 +29,7 @@ async function query<T>(url: string, fn: (sql: postgres.Sql) => Promise<T>): Pro
 describe('PostgreSQL migrations', () => {
   it('replicas starting together on a new database migrate it once', async () => {
     const url = await fresh();
-    const stores = await Promise.all(Array.from({ length: 4 }, () => PostgresStore.open({ url })));
+    const stores = await Promise.all(Array.from({ length: 4 }, () => openPostgresStore({ url })));
     await Promise.all(stores.map((s) => s.close()));
     const versions = await query(url, (sql) => sql`SELECT version FROM switchboard_migrations ORDER BY version`);
     expect(versions.map((r) => r.version)).toEqual(Array.from({ length: latest }, (_, i) => i + 1));
@@ -37,21 +37,21 @@ describe('PostgreSQL migrations', () => {
 
   it('a database newer than the build is refused, naming both versions', async () => {
     const url = await fresh();
-    await (await PostgresStore.open({ url })).close();
+    await (await openPostgresStore({ url })).close();
     await query(url, (sql) => sql`INSERT INTO switchboard_migrations (version) VALUES (${latest + 1})`);
-    await expect(PostgresStore.open({ url })).rejects.toThrow(`the database schema is at version ${latest + 1}, newer than this build knows (${latest})`);
+    await expect(openPostgresStore({ url })).rejects.toThrow(`the database schema is at version ${latest + 1}, newer than this build knows (${latest})`);
   });
 
   // Two CLI processes: slow on a loaded machine.
   it('with migrations off, a database behind the build is refused until `switchboard migrate` ran', { timeout: 90_000 }, async () => {
     const url = await fresh();
-    await expect(PostgresStore.open({ url, migrate: false })).rejects.toThrow('run `switchboard migrate`');
+    await expect(openPostgresStore({ url, migrate: false })).rejects.toThrow('run `switchboard migrate`');
     const env = { ...process.env, SWITCHBOARD_DATABASE_URL: url };
     const first = JSON.parse((await run(process.execPath, [paths.cli, 'migrate', '--json'], { env })).stdout);
     expect(first).toEqual({ store: 'postgres', from: 0, to: latest });
     const again = JSON.parse((await run(process.execPath, [paths.cli, 'migrate', '--json'], { env })).stdout);
     expect(again).toEqual({ store: 'postgres', from: latest, to: latest });
-    await (await PostgresStore.open({ url, migrate: false })).close();
+    await (await openPostgresStore({ url, migrate: false })).close();
   });
 });
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import postgres from 'postgres';
 import { testDatabase } from '@switchboard/testkit/postgres';
 import { createIdSource } from '../src/ids.ts';
-import { PostgresStore } from '../src/store/postgres/store.ts';
+import { openPostgresStore } from '../src/store/postgres/store.ts';
 import type { Store } from '../src/store/types.ts';
 import { storeSuite } from './store.suite.ts';
 
@@ -21,15 +21,15 @@ const statementTimeoutMs = 5_000;
 
 /** The suite's database, emptied: every test starts from a fresh store. */
 async function open(): Promise<Store> {
-  const store = await PostgresStore.open({ url, statementTimeoutMs, poolMax: 20 });
+  const store = await openPostgresStore({ url, statementTimeoutMs, poolMax: 20 });
   const tables = await admin<{ name: string }[]>`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND tablename NOT IN ('switchboard_migrations', 'cache_version')`;
   await admin.unsafe(`TRUNCATE ${tables.map((t) => t.name).join(', ')}`);
   return store;
 }
 
 storeSuite('PostgresStore', open, {
-  peer: () => PostgresStore.open({ url, statementTimeoutMs }),
-  replica: () => PostgresStore.open({ url, statementTimeoutMs }),
+  peer: () => openPostgresStore({ url, statementTimeoutMs }),
+  replica: () => openPostgresStore({ url, statementTimeoutMs }),
   async blockWrites() {
     // Another session holds every table: the store's transactions time out and roll back.
     const blocker = await admin.reserve();
@@ -53,7 +53,7 @@ describe('PostgresStore connections', () => {
 
   it.each([1, 2, 3])('stay within a pool of %i, intake\'s own connection included, under concurrent intake and reads', async (poolMax) => {
     const before = await sessions();
-    const store = await PostgresStore.open({ url, statementTimeoutMs, poolMax });
+    const store = await openPostgresStore({ url, statementTimeoutMs, poolMax });
     try {
       const accountId = newId();
       await store.createAccount({ id: accountId, name: `pool-${poolMax}-${accountId}`, createdAt: 1 });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { raceTwoProcesses } from '@switchboard/testkit';
 import { createIdSource } from '../src/ids.ts';
-import { SqliteStore } from '../src/store/sqlite/store.ts';
+import { openSqliteStore, type SqliteStore } from '../src/store/sqlite/store.ts';
 import type { NewCommand, Store } from '../src/store/types.ts';
 import { storeSuite } from './store.suite.ts';
 
@@ -18,7 +18,7 @@ const dirs = new WeakMap<Store, string>();
 
 /** A fresh database file; a short busy timeout so a held write lock fails a transaction fast. */
 async function open(dataDir = join(root, newId())): Promise<Store> {
-  const store = new SqliteStore({ dataDir, busyTimeoutMs: 50 });
+  const store = openSqliteStore({ dataDir, busyTimeoutMs: 50 });
   dirs.set(store, dataDir);
   return store;
 }
@@ -76,7 +76,7 @@ describe('SqliteStore: opening beside a busy writer', () => {
     const blocker = new DatabaseSync(join(dataDir, 'switchboard.db'));
     blocker.exec('BEGIN IMMEDIATE');
     try {
-      const store = new SqliteStore({ dataDir, busyTimeoutMs: 50 });
+      const store = openSqliteStore({ dataDir, busyTimeoutMs: 50 });
       expect(await store.listAccounts()).toEqual([]);
       await store.close();
     } finally {
@@ -92,10 +92,10 @@ describe('SqliteStore: one data directory, opened by two processes at once', () 
     // connections turning a new file to WAL deadlock) or "table accounts already exists" (both
     // read version 0 before either migrated) in about two opens of three.
     const base = join(root, `race-${newId()}`);
-    const imports = `import { SqliteStore } from ${JSON.stringify(new URL('../src/store/sqlite/store.ts', import.meta.url).href)};`;
-    const open = `await new SqliteStore({ dataDir: ${JSON.stringify(base)} + '/' + i }).close();`;
+    const imports = `import { openSqliteStore } from ${JSON.stringify(new URL('../src/store/sqlite/store.ts', import.meta.url).href)};`;
+    const open = `await openSqliteStore({ dataDir: ${JSON.stringify(base)} + '/' + i }).close();`;
     expect(await raceTwoProcesses(imports, open, 30, 40)).toEqual([]);
-    const store = new SqliteStore({ dataDir: join(base, '0') });
+    const store = openSqliteStore({ dataDir: join(base, '0') });
     expect((store.db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version).toBeGreaterThan(0);
     await store.close();
   }, 20_000);

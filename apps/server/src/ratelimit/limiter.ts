@@ -13,3 +13,12 @@ export interface RateLimiter {
   /** Forgets keys with nothing left in their window. */
   sweep(now: number): void | Promise<void>;
 }
+
+/** A store that counts rate limits itself, so every server on it shares the counts (PostgreSQL). */
+export interface SharedRateLimits {
+  rateLimiter(name: string, limit: number, windowMs: number): RateLimiter;
+}
+
+export function hasSharedRateLimits(store: object): store is SharedRateLimits {
+  return typeof (store as Partial<SharedRateLimits>).rateLimiter === 'function';
+}

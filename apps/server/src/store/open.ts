@@ -1,12 +1,12 @@
 import type { Config } from '../config.ts';
 import { StoreError, type Store } from './types.ts';
-import { SqliteStore } from './sqlite/store.ts';
-import { PostgresStore } from './postgres/store.ts';
+import { openSqliteStore } from './sqlite/store.ts';
+import { openPostgresStore } from './postgres/store.ts';
 
 /** The store the configuration names: PostgreSQL when SWITCHBOARD_DATABASE_URL is set, else SQLite in the data directory. */
 export async function openStore(config: Config, options: { dataDir?: string; migrate?: boolean } = {}): Promise<Store> {
   if (config.databaseUrl) {
-    return PostgresStore.open({
+    return openPostgresStore({
       url: config.databaseUrl,
       poolMax: config.databasePoolMax,
       statementTimeoutMs: config.databaseStatementTimeoutMs,
@@ -15,7 +15,7 @@ export async function openStore(config: Config, options: { dataDir?: string; mig
   }
   const dataDir = options.dataDir ?? config.dataDir;
   try {
-    return new SqliteStore({ dataDir, busyTimeoutMs: config.sqliteBusyTimeoutMs });
+    return openSqliteStore({ dataDir, busyTimeoutMs: config.sqliteBusyTimeoutMs });
   } catch (error) {
     throw new StoreError(`cannot open the SQLite store in ${dataDir}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }

@@ -189,18 +189,8 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
-/**
- * Everything Switchboard keeps. Every write resolves only once it is durable, and a rejected
- * write leaves nothing behind. Reads see only what is durable, so nothing a client is shown can
- * be rolled back by a crash; a read issued after a write resolved sees it. Each write method is
- * one transaction: a state change and the stream events it implies commit together (an outbox).
- * Every implementation passes the one suite in test/store.suite.ts.
- */
-export interface Store {
-  close(): Promise<void>;
-  /** Resolves once every write issued so far is durable (or has failed). */
-  flushed(): Promise<void>;
-
+/** Accounts, their credentials and the outbound pause. */
+export interface AccountStore {
   createAccount(input: { id: string; name: string; createdAt: number }): Promise<AccountRecord>;
   getAccount(id: string): Promise<AccountRecord | null>;
   findAccount(idOrName: string): Promise<AccountRecord | null>;
@@ -213,11 +203,29 @@ export interface Store {
   findCredentialByHash(hash: Buffer): Promise<(CredentialRecord & { hash: Buffer }) | null>;
   listCredentials(accountId: string): Promise<CredentialRecord[]>;
   revokeCredential(id: string, at: number): Promise<CredentialRecord | null>;
+}
 
+/** Conversations, and what the platform reports of them (polls and votes included). */
+export interface ConversationStore {
   getConversation(accountId: string, id: string): Promise<ConversationRecord | null>;
   findConversationByExternalId(accountId: string, externalId: string): Promise<ConversationRecord | null>;
   listConversations(accountId: string, limit: number, cursor: string | null): Promise<Page<ConversationRecord>>;
+  /**
+   * Applies what the platform reported, in order, with the stream events it implies, all in one
+   * transaction. Idempotent: what is already recorded adds no event. A batch naming a
+   * conversation that neither the store nor an earlier event of the batch knows records nothing.
+   */
+  recordPlatformEvents(accountId: string, events: readonly PlatformEvent[], at: number, newConversationId: () => string, view: PlatformEventView): Promise<PlatformEventsResult>;
+  /**
+   * A poll the account sent (recorded when the message.sent of a message.send with `kind: poll`
+   * is), with its standing votes; null for any other id. A `poll.voted` platform event changes a
+   * voter's choice when its `votedAt` is not older than the one held and the choice differs.
+   */
+  getPoll(accountId: string, pollId: string): Promise<PollWithVotes | null>;
+}
 
+/** Commands: intake, dispatch, settlement and their retention. */
+export interface CommandStore {
   findIdempotentCommand(accountId: string, key: string, notBefore: number): Promise<CommandRecord | null>;
   /** Records a command; on the agent-turn path with a key already known (and not older than `keyNotBefore`), adopts instead. */
   acceptCommand(command: NewCommand, keyNotBefore: number): Promise<AcceptResult>;
@@ -236,19 +244,17 @@ export interface Store {
    * included; an unknown conversation in an item's events records nothing of that item.
    */
   settleCommands(settlements: readonly Settlement[]): Promise<SettleResult[]>;
+  purgeIdempotencyKeys(olderThan: number): Promise<number>;
   /**
-   * Applies what the platform reported, in order, with the stream events it implies, all in one
-   * transaction. Idempotent: what is already recorded adds no event. A batch naming a
-   * conversation that neither the store nor an earlier event of the batch knows records nothing.
+   * Drops up to `limit` commands settled before `settledBefore`; answers how many. Never a
+   * command still queued, and never one whose Idempotency-Key is still kept (an adopted
+   * duplicate answers with it).
    */
-  recordPlatformEvents(accountId: string, events: readonly PlatformEvent[], at: number, newConversationId: () => string, view: PlatformEventView): Promise<PlatformEventsResult>;
-  /**
-   * A poll the account sent (recorded when the message.sent of a message.send with `kind: poll`
-   * is), with its standing votes; null for any other id. A `poll.voted` platform event changes a
-   * voter's choice when its `votedAt` is not older than the one held and the choice differs.
-   */
-  getPoll(accountId: string, pollId: string): Promise<PollWithVotes | null>;
+  purgeCommands(settledBefore: number, limit: number): Promise<number>;
+}
 
+/** Each account's response stream: its log of events. */
+export interface EventStore {
   appendEvents(accountId: string, events: NewEvent[]): Promise<EventRecord[]>;
   readEvents(accountId: string, after: number, limit: number): Promise<EventRecord[]>;
   /**
@@ -261,27 +267,38 @@ export interface Store {
   /** The largest id the account's log ever held, retained or purged; 0 for an empty log. */
   newestEventId(accountId: string): Promise<number>;
   purgeEvents(olderThan: number): Promise<number>;
-  purgeIdempotencyKeys(olderThan: number): Promise<number>;
-  /**
-   * Drops up to `limit` commands settled before `settledBefore`; answers how many. Never a
-   * command still queued, and never one whose Idempotency-Key is still kept (an adopted
-   * duplicate answers with it).
-   */
-  purgeCommands(settledBefore: number, limit: number): Promise<number>;
+}
 
+export interface LeaseStore {
   acquireLease(input: Omit<LeaseRecord, 'epoch' | 'acquiredAt' | 'expiresAt'>, now: number, ttlMs: number): Promise<LeaseAcquireResult>;
   renewLease(accountId: string, epoch: number, now: number, ttlMs: number): Promise<LeaseRecord | null>;
   releaseLease(accountId: string, epoch: number, now: number): Promise<boolean>;
   liveLease(accountId: string, now: number): Promise<LeaseRecord | null>;
   listLeases(): Promise<LeaseRecord[]>;
+}
 
+export interface AttachmentStore {
   putAttachment(record: AttachmentRecord): Promise<void>;
   getAttachment(accountId: string, id: string): Promise<AttachmentRecord | null>;
   /** Drops up to `limit` attachments stored before `olderThan`; answers how many. */
   purgeAttachments(olderThan: number, limit: number): Promise<number>;
+}
 
-  /** Webhook endpoints and deliveries (src/store/webhooks.ts); a store without them serves no webhooks. */
-  readonly webhooks?: WebhookStore;
+/**
+ * Everything Switchboard keeps. Every write resolves only once it is durable, and a rejected
+ * write leaves nothing behind. Reads see only what is durable, so nothing a client is shown can
+ * be rolled back by a crash; a read issued after a write resolved sees it. Each write method is
+ * one transaction: a state change and the stream events it implies commit together (an outbox).
+ * What a write decides is decided once, by the pure rules in rules/; a store reads what they
+ * need, locks it, and writes what they return. Every implementation passes the one suite in
+ * test/store.suite.ts.
+ */
+export interface Store extends AccountStore, ConversationStore, CommandStore, EventStore, LeaseStore, AttachmentStore {
+  close(): Promise<void>;
+  /** Resolves once every write issued so far is durable (or has failed). */
+  flushed(): Promise<void>;
+  /** Webhook endpoints and deliveries (src/store/webhooks.ts). */
+  readonly webhooks: WebhookStore;
 }
 
 /** A write that could not be made durable (the HTTP layer answers 500 `internal`), or a store that cannot open. */

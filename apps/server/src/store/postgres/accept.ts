@@ -1,6 +1,7 @@
 import postgres, { type Sql } from 'postgres';
 import { StoreError, type AcceptResult, type NewCommand } from '../types.ts';
-import { command } from '../rows.ts';
+import { command } from '../rules/rows.ts';
+import { queued } from '../rules/commands.ts';
 import { CHANNEL } from './changes.ts';
 import type { OwnAnnouncements } from './announcements.ts';
 
@@ -162,9 +163,9 @@ export class AcceptBatches {
         SELECT count(*) AS n FROM (SELECT pg_notify(${CHANNEL}, 'c:' || account_id) FROM (SELECT DISTINCT account_id FROM inserted) a) w
       )
       SELECT inserted.id FROM inserted, woken`;
-    const queued = new Set(inserted.map((r) => r.id as string));
+    const insertedIds = new Set(inserted.map((r) => r.id as string));
     return Promise.all(items.map(async ({ input }): Promise<AcceptResult> => {
-      if (queued.has(input.id)) return { disposition: 'queued', command: { ...input, status: 'queued', errorCode: null, errorMessage: null, errorPath: null, settledAt: null, dispatchEpoch: null } };
+      if (insertedIds.has(input.id)) return queued(input);
       // The key is held by a command committed before ours: adopt it (read after our COMMIT).
       const [row] = await this.sql`SELECT c.* FROM idempotency_keys k JOIN commands c ON c.id = k.command_id
         WHERE k.account_id = ${input.accountId} AND k.key = ${input.idempotencyKey}`;

@@ -207,3 +207,11 @@ export class ReadCache {
     await this.unlisten?.().catch(() => undefined);
   }
 }
+
+/**
+ * The transaction changes a row intake caches: every replica drops its cached rows once it
+ * commits. Always a transaction's last lock, so two of them never wait on each other.
+ */
+export async function cacheChanged(tx: Sql): Promise<void> {
+  await tx`INSERT INTO cache_version (only_row, version) VALUES (true, 1) ON CONFLICT (only_row) DO UPDATE SET version = cache_version.version + 1`;
+}

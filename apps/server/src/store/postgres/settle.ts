@@ -1,8 +1,11 @@
-import type { PlatformEvent } from '@switchboard/contracts';
-import type { CommandRecord, EventRecord, NewEvent, SettleResult, Settlement } from '../types.ts';
-import { command, type Row } from '../rows.ts';
-import { announcesConversationOf } from '../platform.ts';
-import { applyPlatformEvent, cacheChanged, insertEvents, isLiveEpoch } from './store.ts';
+import type { EventRecord, NewEvent, SettleResult, Settlement } from '../types.ts';
+import { command, type Row } from '../rules/rows.ts';
+import { announcesConversationOf, conversationsMentioned, unknownConversation } from '../rules/platform.ts';
+import { decideSettlement, settledCommand } from '../rules/settle.ts';
+import { cacheChanged } from './cache.ts';
+import { applyPlatformEvent } from './conversations.ts';
+import { insertEvents } from './events.ts';
+import { liveEpoch } from './leases.ts';
 import type { Tx } from './transaction.ts';
 
 /** What the batch read and locked in its first round trip, and what it learned since. */
@@ -38,7 +41,7 @@ export async function settleBatch(tx: Tx, settlements: readonly Settlement[]): P
   const ids = [...new Set(settlements.map((s) => s.commandId))];
   const mentioned = [...new Set(settlements.flatMap((s) => (s.platformEvents ? conversationsMentioned(s.platformEvents.events) : [])))];
   const [live, rows, conversations] = await Promise.all([
-    isLiveEpoch(tx, accountId, first.epoch, first.at),
+    liveEpoch(tx, accountId, first.epoch, first.at),
     tx`SELECT * FROM commands WHERE account_id = ${accountId} AND id IN ${tx(ids)} ORDER BY id FOR UPDATE`,
     mentioned.length === 0 ? [] : tx`SELECT * FROM conversations WHERE account_id = ${accountId} AND external_id IN ${tx(mentioned)} ORDER BY id FOR UPDATE`,
   ]);
@@ -69,62 +72,41 @@ export async function settleBatch(tx: Tx, settlements: readonly Settlement[]): P
   return { results, conversationsChanged: ctx.changed.conversations };
 }
 
-/** One settlement; its stream events (platform events, then command.settled) go onto the batch's appends. */
+/** One settlement: read (and lock), decide (rules/settle.ts), write; its stream events go onto the batch's appends. */
 async function settleOne(tx: Tx, s: Settlement, ctx: BatchContext): Promise<SettleResult> {
   const again = ctx.handled.has(s.commandId);
   ctx.handled.add(s.commandId);
   const row = again
     ? (await tx`SELECT * FROM commands WHERE account_id = ${s.accountId} AND id = ${s.commandId} FOR UPDATE`)[0]
     : ctx.commands.get(s.commandId);
-  if (!row) return { outcome: 'not_found' };
-  let current = command(row);
-  const settledHere = current.status !== 'queued' && current.dispatchEpoch === s.epoch;
-  // The epoch that settled it repeats itself (a retry after a lost response), live or not.
-  if (settledHere && current.status === s.status && current.errorCode === s.errorCode) return { outcome: 'repeated', command: current };
-  // Fencing: only the live lease's epoch settles, and only what was dispatched to it.
-  const live = s.epoch === ctx.epoch && s.at === ctx.at ? ctx.live : await isLiveEpoch(tx, s.accountId, s.epoch, s.at);
-  if (!live) return { outcome: 'lease_lost' };
-  // A different outcome from the epoch that settled it records nothing, its events included.
-  if (settledHere) return { outcome: 'conflict', command: current };
+  const current = row ? command(row) : null;
+  const live = !current || (s.epoch === ctx.epoch && s.at === ctx.at) ? ctx.live : await liveEpoch(tx, s.accountId, s.epoch, s.at);
+  const decision = decideSettlement(current, s, live);
+  if (decision !== 'proceed') return decision;
+  let settling = current!;
   if (s.platformEvents) {
     const { events, newConversationId, view } = s.platformEvents;
     // Conversations are never deleted, so one known now is known when its event applies.
     const unknown = unknownConversation(events, ctx.known);
     if (unknown !== null) return { outcome: 'unknown_conversation', externalId: unknown };
     for (const event of events) {
-      ctx.appends.push(...await applyPlatformEvent(tx, s.accountId, event, s.at, newConversationId, view, ctx.changed, current, ctx.conversations));
+      ctx.appends.push(...await applyPlatformEvent(tx, s.accountId, event, s.at, newConversationId, view, ctx.changed, settling, ctx.conversations));
       if (event.type === 'conversation.appeared') ctx.known.add(event.externalId);
     }
     // The conversation the command made (a group.create, a send to a new recipient) is its conversation now.
     if (announcesConversationOf(events, s.commandId)) {
       const [made] = await tx`SELECT conversation_id FROM commands WHERE id = ${s.commandId}`;
-      current = { ...current, conversationId: (made?.conversation_id as string | null | undefined) ?? null };
+      settling = { ...settling, conversationId: (made?.conversation_id as string | null | undefined) ?? null };
     }
   }
-  if (current.status !== 'queued') return { outcome: 'conflict', command: current };
-  if (current.dispatchEpoch !== s.epoch) return { outcome: 'not_dispatched' };
-  const settled: CommandRecord = { ...current, status: s.status, errorCode: s.errorCode, errorMessage: s.errorMessage, errorPath: s.errorPath, settledAt: s.at };
+  const settled = settledCommand(settling, s);
+  if (!('event' in settled)) return settled;
   // Not awaited here: it goes out pipelined with what follows, and the batch awaits it with its events.
   const update = tx`UPDATE commands SET status = ${s.status}, error_code = ${s.errorCode}, error_message = ${s.errorMessage}, error_path = ${s.errorPath},
     detail = ${s.detail}, settled_at = ${s.at} WHERE id = ${s.commandId}`.execute();
   update.catch(() => undefined);
   ctx.updates.push(update);
-  ctx.appends.push({ type: 'command.settled', time: s.at, data: s.eventData(settled) });
+  ctx.appends.push(settled.event);
   // The event record is filled in once the batch's events are appended.
-  return { outcome: 'settled', command: settled, event: null as unknown as EventRecord };
-}
-
-/** The conversations events name that they do not announce themselves. */
-function conversationsMentioned(events: readonly PlatformEvent[]): string[] {
-  return [...new Set(events.flatMap((e) => (e.type === 'conversation.appeared' ? [] : [e.conversationExternalId])))];
-}
-
-/** The first conversation an event names that neither `known` nor an earlier event announced. */
-function unknownConversation(events: readonly PlatformEvent[], known: ReadonlySet<string>): string | null {
-  const announced = new Set(known);
-  for (const e of events) {
-    if (e.type === 'conversation.appeared') announced.add(e.externalId);
-    else if (!announced.has(e.conversationExternalId)) return e.conversationExternalId;
-  }
-  return null;
+  return { outcome: 'settled', command: settled.command, event: null as unknown as EventRecord };
 }

@@ -1,5 +1,9 @@
-import type { ReservedSql, Sql } from 'postgres';
-import type { EventRecord } from '../types.ts';
+import postgres, { type ReservedSql, type Sql } from 'postgres';
+import { StoreError, type EventRecord } from '../types.ts';
+import { ReadCache } from './cache.ts';
+import { AcceptBatches } from './accept.ts';
+import { OwnAnnouncements } from './announcements.ts';
+import { RecentAppends } from './recent.ts';
 
 /** A transaction of the store, on one connection of the pool. */
 export type Tx = ReservedSql & {
@@ -42,4 +46,102 @@ export async function transaction<T>(sql: Sql, fn: (tx: Tx) => Promise<T>, recor
   } finally {
     reserved.release();
   }
+}
+
+/** Retention runs in the replica that takes this lock first; the others skip the round. */
+const RETENTION_LOCK = 0x5357_0002;
+
+/** True in the one transaction (across replicas) that may run retention now. */
+export async function retentionTurn(tx: Tx): Promise<boolean> {
+  const [row] = await tx`SELECT pg_try_advisory_xact_lock(${RETENTION_LOCK}) AS mine`;
+  return row!.mine === true;
+}
+
+/**
+ * The PostgreSQL store's connections and what its replica keeps beside them: every write is one
+ * transaction at READ COMMITTED and resolves after COMMIT; reads see only committed rows.
+ */
+export class PostgresDb {
+  readonly sql: Sql;
+  /** Intake's own connection (accept batches, the cache's version checks); `sql` when the pool is one connection. */
+  readonly intake: Sql;
+  /** Intake's reads, kept until a replica announces a change (cache.ts). */
+  readonly cache: ReadCache;
+  readonly accepts: AcceptBatches;
+  /** What this replica announced and has not heard back yet. */
+  readonly own = new OwnAnnouncements();
+  /** This replica's own appends, for its stream readers (recent.ts); kept only while it hears the others'. */
+  readonly recent = new RecentAppends();
+  following = false;
+  /** Writes issued and not yet committed or rolled back. */
+  private readonly pending = new Set<Promise<unknown>>();
+
+  constructor(sql: Sql, intake: Sql) {
+    this.sql = sql;
+    this.intake = intake;
+    this.cache = new ReadCache(sql, intake);
+    this.accepts = new AcceptBatches(intake, this.own);
+  }
+
+  /** One transaction; a database failure (not the caller's own error) becomes a StoreError. */
+  write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    // PostgreSQL delivers a payload sent twice in one transaction once: it is expected once.
+    const announced = new Set<string>();
+    const appends: Array<[accountId: string, after: number, events: EventRecord[]]> = [];
+    const run = transaction(this.sql, fn, {
+      announce: (payload) => {
+        if (announced.has(payload)) return;
+        announced.add(payload);
+        this.own.expect(payload);
+      },
+      appended: (accountId, after, events) => appends.push([accountId, after, events]),
+    });
+    // Kept before the caller hears of the COMMIT (and wakes the streams): this runs first.
+    run.then(() => { if (this.following) for (const [accountId, after, events] of appends) this.recent.record(accountId, after, events); }, () => {
+      for (const payload of announced) this.own.failed(payload);
+    });
+    return this.committed(run);
+  }
+
+  /** A write that is one statement, its own transaction: no BEGIN and COMMIT round trips. */
+  statement<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
+    return this.committed(fn(this.sql));
+  }
+
+  /** Tracks a write until it ends (`flushed`); a database failure becomes a StoreError. */
+  committed<T>(write: Promise<T>): Promise<T> {
+    const done = write.catch((error: unknown) => {
+      throw databaseFailure(error) ? new StoreError('the transaction did not commit; nothing of it was written', { cause: error }) : error;
+    });
+    this.pending.add(done);
+    const forget = () => this.pending.delete(done);
+    done.then(forget, forget);
+    return done;
+  }
+
+  async read<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
+    try {
+      return await fn(this.sql);
+    } catch (error) {
+      throw databaseFailure(error) ? new StoreError('the database could not be read', { cause: error }) : error;
+    }
+  }
+
+  async flushed(): Promise<void> {
+    await Promise.allSettled([...this.pending]);
+  }
+
+  async close(): Promise<void> {
+    await this.cache.close();
+    if (this.intake !== this.sql) await this.intake.end({ timeout: 5 });
+    await this.sql.end({ timeout: 5 });
+  }
+}
+
+/** What the database (or the way to it) failed at, as opposed to an error of the caller's own code. */
+function databaseFailure(error: unknown): boolean {
+  if (error instanceof postgres.PostgresError) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  // The client's connection errors (CONNECT_TIMEOUT, CONNECTION_CLOSED...) and node's (ECONNREFUSED...).
+  return typeof code === 'string' && /^(CONNECT|CONNECTION_|E[A-Z]+$)/.test(code);
 }

@@ -1,6 +1,4 @@
-import type { Sql } from 'postgres';
-import type { Tx } from './transaction.ts';
-import type { EventRecord, NewEvent, Page } from '../types.ts';
+import type { Page } from '../types.ts';
 import type {
   AttemptRecord,
   AttemptResult,
@@ -11,17 +9,10 @@ import type {
   WebhookEndpointRecord,
   WebhookStore,
 } from '../webhooks.ts';
-import { delivery, endpoint, types } from '../webhook-rows.ts';
-
-
-/** What the PostgreSQL store lends its webhook tables: its transactions, its reads and its event append. */
-export interface PostgresAccess {
-  write<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
-  /** A write that is one statement, its own transaction (one round trip). */
-  statement<T>(fn: (sql: Sql) => Promise<T>): Promise<T>;
-  read<T>(fn: (sql: Sql) => Promise<T>): Promise<T>;
-  insertEvents(tx: Tx, accountId: string, events: NewEvent[]): Promise<EventRecord[]>;
-}
+import { delivery, endpoint, types } from '../rules/webhook-rows.ts';
+import { changedEndpoint } from '../rules/webhooks.ts';
+import { insertEvents } from './events.ts';
+import type { PostgresDb } from './transaction.ts';
 
 /*
  * Delivery bookkeeping is one statement each (one round trip) and starts with the CTE `unsynced`,
@@ -42,10 +33,10 @@ export interface PostgresAccess {
  * its row first, so a delete and a recorded attempt never interleave.
  */
 export class PostgresWebhookStore implements WebhookStore {
-  private readonly db: PostgresAccess;
+  private readonly db: PostgresDb;
 
-  constructor(access: PostgresAccess) {
-    this.db = access;
+  constructor(db: PostgresDb) {
+    this.db = db;
   }
 
   createEndpoint(input: NewWebhookEndpoint, maxPerAccount: number): Promise<WebhookEndpointRecord | null> {
@@ -77,15 +68,10 @@ export class PostgresWebhookStore implements WebhookStore {
     return this.db.write(async (tx) => {
       const [row] = await tx`SELECT * FROM webhook_endpoints WHERE account_id = ${accountId} AND id = ${id} FOR UPDATE`;
       if (!row) return null;
-      const current = endpoint(row);
-      const next = { ...current, ...change };
-      await tx`UPDATE webhook_endpoints SET url = ${next.url}, description = ${next.description}, event_types = ${types(next.eventTypes)} WHERE id = ${id}`;
-      if (change.enabled === true && !current.enabled) {
-        await tx`UPDATE webhook_endpoints SET enabled = 1, disabled_reason = NULL, disabled_at = NULL, attempt = 0, next_attempt_at = 0, failing_since = NULL WHERE id = ${id}`;
-      } else if (change.enabled === false && current.enabled) {
-        await tx`UPDATE webhook_endpoints SET enabled = 0, disabled_reason = 'operator', disabled_at = ${now} WHERE id = ${id}`;
-      }
-      const [updated] = await tx`SELECT * FROM webhook_endpoints WHERE id = ${id}`;
+      const next = changedEndpoint(endpoint(row), change, now);
+      const [updated] = await tx`UPDATE webhook_endpoints SET url = ${next.url}, description = ${next.description}, event_types = ${types(next.eventTypes)},
+        enabled = ${next.enabled ? 1 : 0}, disabled_reason = ${next.disabledReason}, disabled_at = ${next.disabledAt},
+        attempt = ${next.attempt}, next_attempt_at = ${next.nextAttemptAt}, failing_since = ${next.failingSince} WHERE id = ${id} RETURNING *`;
       return endpoint(updated!);
     });
   }
@@ -198,7 +184,7 @@ export class PostgresWebhookStore implements WebhookStore {
       }
       if (rows.length === 0) return { endpoint: null, events: [] };
       const updated = endpoint(rows[0]!);
-      const events = outcome.kind === 'disable' ? await this.db.insertEvents(tx, updated.accountId, [outcome.event(updated)]) : [];
+      const events = outcome.kind === 'disable' ? await insertEvents(tx, updated.accountId, [outcome.event(updated)]) : [];
       return { endpoint: updated, events };
     });
   }

@@ -1,5 +1,3 @@
-import type { StatementSync } from 'node:sqlite';
-import type { EventRecord, NewEvent, Page } from '../types.ts';
 import type {
   AttemptRecord,
   AttemptResult,
@@ -10,22 +8,13 @@ import type {
   WebhookEndpointRecord,
   WebhookStore,
 } from '../webhooks.ts';
-import type { Row } from '../rows.ts';
-import { delivery, endpoint, types } from '../webhook-rows.ts';
+import type { Page } from '../types.ts';
+import { delivery, endpoint, types } from '../rules/webhook-rows.ts';
+import { changedEndpoint } from '../rules/webhooks.ts';
+import type { SqliteDb } from './transaction.ts';
+import { insertEvents } from './events.ts';
 
-
-/** What the SQLite store lends its webhook tables: its group-commit writer and its reader. */
-export interface SqliteAccess {
-  /** `synced: false`: the commit survives the process being killed, not a power loss (see SqliteStore). */
-  write<T>(fn: () => T, synced?: boolean): Promise<T>;
-  /** A statement on the writer (inside `write` only). */
-  sql(text: string): StatementSync;
-  /** A statement on the reader (committed data only). */
-  query(text: string): StatementSync;
-  insertEvents(accountId: string, events: NewEvent[]): EventRecord[];
-}
-
-// Plain SQL on purpose (no SQLite-only functions), so the PostgreSQL store can repeat it.
+/** The newest event id an account's log ever held, retained or purged (where a new endpoint starts). */
 const NEWEST_EVENT = `SELECT MAX(COALESCE((SELECT MAX(id) FROM events WHERE account_id = ?), 0), COALESCE((SELECT events_purged_through FROM accounts WHERE id = ?), 0)) AS newest`;
 const DUE = `SELECT e.id FROM webhook_endpoints e
   WHERE e.enabled = 1 AND e.next_attempt_at <= ? AND e.claim_expires_at <= ?
@@ -41,10 +30,10 @@ const DUE = `SELECT e.id FROM webhook_endpoints e
 const UNSYNCED = false;
 
 export class SqliteWebhookStore implements WebhookStore {
-  private readonly db: SqliteAccess;
+  private readonly db: SqliteDb;
 
-  constructor(access: SqliteAccess) {
-    this.db = access;
+  constructor(db: SqliteDb) {
+    this.db = db;
   }
 
   private endpointOnWriter(accountId: string, id: string): WebhookEndpointRecord | null {
@@ -78,16 +67,12 @@ export class SqliteWebhookStore implements WebhookStore {
     return this.db.write(() => {
       const current = this.endpointOnWriter(accountId, id);
       if (!current) return null;
-      const next = { ...current, ...change };
-      this.db.sql('UPDATE webhook_endpoints SET url = ?, description = ?, event_types = ? WHERE id = ?')
-        .run(next.url, next.description, types(next.eventTypes), id);
-      if (change.enabled === true && !current.enabled) {
-        this.db.sql(
-          `UPDATE webhook_endpoints SET enabled = 1, disabled_reason = NULL, disabled_at = NULL, attempt = 0, next_attempt_at = 0, failing_since = NULL WHERE id = ?`,
-        ).run(id);
-      } else if (change.enabled === false && current.enabled) {
-        this.db.sql(`UPDATE webhook_endpoints SET enabled = 0, disabled_reason = 'operator', disabled_at = ? WHERE id = ?`).run(now, id);
-      }
+      const next = changedEndpoint(current, change, now);
+      this.db.sql(
+        `UPDATE webhook_endpoints SET url = ?, description = ?, event_types = ?, enabled = ?, disabled_reason = ?, disabled_at = ?,
+           attempt = ?, next_attempt_at = ?, failing_since = ? WHERE id = ?`,
+      ).run(next.url, next.description, types(next.eventTypes), next.enabled ? 1 : 0, next.disabledReason, next.disabledAt,
+        next.attempt, next.nextAttemptAt, next.failingSince, id);
       return this.endpointOnWriter(accountId, id);
     });
   }
@@ -139,7 +124,7 @@ export class SqliteWebhookStore implements WebhookStore {
     // Looked for on the reader first: a wake-up with nothing due (most commits) takes no write lock.
     if (this.db.query(DUE).all(now, now, 1).length === 0) return [];
     return this.db.write(() => {
-      // PostgreSQL: the same SELECT with FOR UPDATE SKIP LOCKED, so replicas never pick the same row.
+      // SQLite has one writer: no one else claims these rows between this read and the update.
       const due = this.db.sql(DUE).all(now, now, max);
       const claims: WebhookClaim[] = [];
       for (const { id } of due) {
@@ -197,7 +182,7 @@ export class SqliteWebhookStore implements WebhookStore {
       if (Number(changes) === 0) return { endpoint: null, events: [] };
       const row = this.db.sql('SELECT * FROM webhook_endpoints WHERE id = ?').get(endpointId)!;
       const updated = endpoint(row);
-      const events = outcome.kind === 'disable' ? this.db.insertEvents(updated.accountId, [outcome.event(updated)]) : [];
+      const events = outcome.kind === 'disable' ? insertEvents(this.db, updated.accountId, [outcome.event(updated)]) : [];
       return { endpoint: updated, events };
     }, record.outcome.kind !== 'delivered'); // a failure's retry state and a disable (a stream event) are synced
   }

@@ -1,4 +1,7 @@
-import type { AccountRecord, CommandRecord, ConversationRecord, CredentialRecord, LeaseRecord } from './types.ts';
+import type {
+  AccountRecord, AttachmentRecord, CommandRecord, ConversationRecord, CredentialRecord, EventRecord, LeaseRecord, PollRecord, PollVoteRecord, StatusChange,
+} from '../types.ts';
+import type { HeldVote } from './polls.ts';
 
 /** A row as both stores return it: snake_case columns, JSON kept as text, integers as numbers or strings. */
 export type Row = Record<string, unknown>;
@@ -64,4 +67,48 @@ export function lease(row: Row): LeaseRecord {
     acquiredAt: Number(row.acquired_at),
     expiresAt: Number(row.expires_at),
   };
+}
+
+export function event(row: Row): EventRecord {
+  return { id: Number(row.id), accountId: row.account_id as string, type: row.type as string, time: Number(row.time), data: JSON.parse(row.data as string) as unknown };
+}
+
+/** SQLite hands a BLOB out as a Uint8Array, PostgreSQL a bytea as a Buffer: both become a Uint8Array of their own. */
+export function attachment(row: Row): AttachmentRecord {
+  return {
+    id: row.id as string,
+    accountId: row.account_id as string,
+    fileName: row.file_name as string,
+    mimeType: row.mime_type as string,
+    bytes: new Uint8Array(row.bytes as Uint8Array),
+    createdAt: Number(row.created_at),
+  };
+}
+
+/** A command is queued once and settled at most once, so its history is its two timestamps. */
+export function history(row: Row | undefined): StatusChange[] {
+  if (!row) return [];
+  const changes: StatusChange[] = [{ status: 'queued', at: Number(row.created_at) }];
+  if (row.settled_at !== null) changes.push({ status: row.status as StatusChange['status'], at: Number(row.settled_at) });
+  return changes;
+}
+
+export function poll(row: Row): PollRecord {
+  return {
+    id: row.id as string,
+    accountId: row.account_id as string,
+    conversationId: row.conversation_id as string,
+    messageExternalId: row.message_external_id as string,
+    question: row.question as string,
+    options: JSON.parse(row.options as string) as string[],
+    sentAt: Number(row.sent_at),
+  };
+}
+
+export function pollVote(row: Row): PollVoteRecord {
+  return { voterExternalId: row.voter as string, optionIndex: Number(row.option_index), votedAt: Number(row.voted_at) };
+}
+
+export function heldVote(row: Row | undefined): HeldVote | null {
+  return row ? { optionIndex: row.option_index === null ? null : Number(row.option_index), votedAt: Number(row.voted_at) } : null;
 }

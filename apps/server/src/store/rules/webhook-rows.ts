@@ -1,5 +1,5 @@
 import type { Row } from './rows.ts';
-import type { DeliveryAttempt, WebhookEndpointRecord } from './webhooks.ts';
+import type { DeliveryAttempt, WebhookEndpointRecord } from '../webhooks.ts';
 
 // Webhook rows as both stores return them (see rows.ts).
 

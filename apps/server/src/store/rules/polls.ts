@@ -1,6 +1,5 @@
 import type { PlatformEvent } from '@switchboard/contracts';
-import type { PollRecord, PollVoteRecord } from './types.ts';
-import type { Row } from './rows.ts';
+import type { CommandRecord, ConversationRecord, NewEvent, PlatformEventView, PollRecord } from '../types.ts';
 
 type PollVoted = Extract<PlatformEvent, { type: 'poll.voted' }>;
 
@@ -14,6 +13,13 @@ export function pollContent(type: string, payload: unknown): { question: string;
   const { kind, question, options } = payload as Record<string, unknown>;
   if (kind !== 'poll' || typeof question !== 'string' || !Array.isArray(options) || !options.every((o) => typeof o === 'string')) return null;
   return { question, options: options as string[] };
+}
+
+/** A confirmed send of a poll makes the poll (its id is the command's): votes name its message from then on. */
+export function sentPoll(sent: Pick<CommandRecord, 'id' | 'accountId' | 'type' | 'payload'> | null, conversationId: string, messageExternalId: string, at: number): PollRecord | null {
+  const content = sent ? pollContent(sent.type, sent.payload) : null;
+  if (!sent || !content) return null;
+  return { id: sent.id, accountId: sent.accountId, conversationId, messageExternalId, question: content.question, options: content.options, sentAt: at };
 }
 
 /** A voter's choice as held: the option (null once withdrawn) and when it was made. */
@@ -34,22 +40,13 @@ export function voteApplies(poll: PollRecord, held: HeldVote | null, vote: PollV
   return (held?.optionIndex ?? null) !== vote.optionIndex;
 }
 
-export function heldVote(row: Row | undefined): HeldVote | null {
-  return row ? { optionIndex: row.option_index === null ? null : Number(row.option_index), votedAt: Number(row.voted_at) } : null;
-}
-
-export function poll(row: Row): PollRecord {
+/** What a vote writes (the voter's choice) and shows; null for a vote on no poll of the account's, or one that changes nothing. */
+export function voteEffect(
+  poll: PollRecord | null, held: HeldVote | null, event: PollVoted, conversation: ConversationRecord, view: PlatformEventView,
+): { vote: HeldVote; shown: NewEvent } | null {
+  if (!poll || !voteApplies(poll, held, event)) return null;
   return {
-    id: row.id as string,
-    accountId: row.account_id as string,
-    conversationId: row.conversation_id as string,
-    messageExternalId: row.message_external_id as string,
-    question: row.question as string,
-    options: JSON.parse(row.options as string) as string[],
-    sentAt: Number(row.sent_at),
+    vote: { optionIndex: event.optionIndex, votedAt: Date.parse(event.votedAt) },
+    shown: view(event, conversation, { poll, previousOptionIndex: held?.optionIndex ?? null }),
   };
-}
-
-export function pollVote(row: Row): PollVoteRecord {
-  return { voterExternalId: row.voter as string, optionIndex: Number(row.option_index), votedAt: Number(row.voted_at) };
 }

@@ -1,0 +1,10 @@
+import type { AcceptResult, CommandRecord, NewCommand } from '../types.ts';
+
+/** A new command as stored: queued, nothing settled, not dispatched. */
+export function queuedCommand(input: NewCommand): CommandRecord {
+  return { ...input, status: 'queued', errorCode: null, errorMessage: null, errorPath: null, settledAt: null, dispatchEpoch: null };
+}
+
+export function queued(input: NewCommand): AcceptResult {
+  return { disposition: 'queued', command: queuedCommand(input) };
+}

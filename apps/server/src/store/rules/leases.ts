@@ -1,0 +1,15 @@
+import type { LeaseAcquireResult, LeaseRecord } from '../types.ts';
+
+/** Whether `held` is the lease of `epoch`, live at `now`: the fence on every dispatch and settlement. */
+export function isLiveEpoch(held: Pick<LeaseRecord, 'epoch' | 'expiresAt'> | null, epoch: number, now: number): boolean {
+  return held !== null && held.epoch === epoch && held.expiresAt > now;
+}
+
+/**
+ * A host asking for the account's lease: refused while another host's is live; otherwise the
+ * next epoch (the same host acquiring again, after a restart, also starts a new one).
+ */
+export function acquisition(held: LeaseRecord | null, input: Omit<LeaseRecord, 'epoch' | 'acquiredAt' | 'expiresAt'>, now: number, ttlMs: number): LeaseAcquireResult {
+  if (held && held.expiresAt > now && held.hostId !== input.hostId) return { ok: false, holder: held };
+  return { ok: true, lease: { ...input, epoch: (held?.epoch ?? 0) + 1, acquiredAt: now, expiresAt: now + ttlMs } };
+}

@@ -1,0 +1,67 @@
+import type { LeaseRecord, LeaseStore } from '../types.ts';
+import { lease } from '../rules/rows.ts';
+import { acquisition, isLiveEpoch } from '../rules/leases.ts';
+import type { SqliteDb } from './transaction.ts';
+
+/** The account's lease as the writer sees it, inside a write. */
+export function heldLease(db: SqliteDb, accountId: string): LeaseRecord | null {
+  const row = db.sql('SELECT * FROM leases WHERE account_id = ?').get(accountId);
+  return row ? lease(row) : null;
+}
+
+/** The fence, inside a write: the lease of `epoch` is the live one at `now`. */
+export function liveEpoch(db: SqliteDb, accountId: string, epoch: number, now: number): boolean {
+  return isLiveEpoch(heldLease(db, accountId), epoch, now);
+}
+
+export function leases(db: SqliteDb): LeaseStore {
+  return {
+    acquireLease(input, now, ttlMs) {
+      return db.write(() => {
+        db.cache.forget();
+        const result = acquisition(heldLease(db, input.accountId), input, now, ttlMs);
+        if (!result.ok) return result;
+        const next = result.lease;
+        db.sql(
+          `INSERT INTO leases (account_id, host_id, epoch, os_major_version, capabilities, acquired_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (account_id) DO UPDATE SET host_id = excluded.host_id, epoch = excluded.epoch, os_major_version = excluded.os_major_version,
+             capabilities = excluded.capabilities, acquired_at = excluded.acquired_at, expires_at = excluded.expires_at`,
+        ).run(next.accountId, next.hostId, next.epoch, next.osMajorVersion, JSON.stringify(next.capabilities), next.acquiredAt, next.expiresAt);
+        return result;
+      });
+    },
+
+    renewLease(accountId, epoch, now, ttlMs) {
+      return db.write(() => {
+        db.cache.forget();
+        const changes = db.sql('UPDATE leases SET expires_at = ? WHERE account_id = ? AND epoch = ? AND expires_at > ?')
+          .run(now + ttlMs, accountId, epoch, now).changes;
+        return Number(changes) === 0 ? null : heldLease(db, accountId);
+      });
+    },
+
+    releaseLease(accountId, epoch, now) {
+      return db.write(() => {
+        db.cache.forget();
+        // Expire it rather than delete it: the row keeps the epoch counter for the next holder.
+        const changes = db.sql('UPDATE leases SET expires_at = ? WHERE account_id = ? AND epoch = ? AND expires_at > ?')
+          .run(now, accountId, epoch, now).changes;
+        return Number(changes) > 0;
+      });
+    },
+
+    liveLease(accountId, now) {
+      return db.read(() => {
+        const held = db.cache.get(db.cache.leases, accountId, () => {
+          const row = db.query('SELECT * FROM leases WHERE account_id = ?').get(accountId);
+          return row ? lease(row) : null;
+        });
+        return held && held.expiresAt > now ? held : null;
+      });
+    },
+
+    listLeases() {
+      return db.read(() => db.query('SELECT * FROM leases ORDER BY account_id').all().map(lease));
+    },
+  };
+}
