@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import type { LeaseRecord } from '../types.ts';
+import { acquisition, isLiveEpoch } from './leases.ts';
+
+const held: LeaseRecord = { accountId: 'a1', hostId: 'h1', epoch: 2, osMajorVersion: 15, capabilities: [], acquiredAt: 0, expiresAt: 1_000 };
+const asking = { accountId: 'a1', hostId: 'h2', osMajorVersion: 15, capabilities: [] };
+
+describe('isLiveEpoch', () => {
+  it('is the held epoch before it expires, nothing else', () => {
+    expect(isLiveEpoch(held, 2, 999)).toBe(true);
+    expect(isLiveEpoch(held, 2, 1_000)).toBe(false);
+    expect(isLiveEpoch(held, 1, 999)).toBe(false);
+    expect(isLiveEpoch(held, 3, 999)).toBe(false);
+    expect(isLiveEpoch(null, 1, 0)).toBe(false);
+  });
+});
+
+describe('acquisition', () => {
+  it('the first holder gets epoch 1', () => {
+    expect(acquisition(null, asking, 5, 100)).toEqual({ ok: true, lease: { ...asking, epoch: 1, acquiredAt: 5, expiresAt: 105 } });
+  });
+
+  it('another host is refused while the lease is live, and told who holds it', () => {
+    expect(acquisition(held, asking, 999, 100)).toEqual({ ok: false, holder: held });
+  });
+
+  it('an expired lease goes to the next epoch; the same host acquiring again also starts a new one', () => {
+    expect(acquisition(held, asking, 1_000, 100)).toEqual({ ok: true, lease: { ...asking, epoch: 3, acquiredAt: 1_000, expiresAt: 1_100 } });
+    expect(acquisition(held, { ...asking, hostId: 'h1' }, 500, 100)).toEqual({ ok: true, lease: { ...asking, hostId: 'h1', epoch: 3, acquiredAt: 500, expiresAt: 600 } });
+  });
+});
