@@ -48,20 +48,18 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       services.waiters.wakeAll();
     })
     : null;
-  const webhooks = store.webhooks;
-  const worker = webhooks
-    ? new DeliveryWorker({
-      store,
-      webhooks,
-      config: config.webhooks,
-      retentionMs: config.eventRetentionMs,
-      clock,
-      log,
-      hub: services.hub,
-      ids: services.ids,
-      metrics: createWebhookMetrics(services.metrics.registry, () => webhooks.backlogs(null)),
-    })
-    : null;
+  const { webhooks } = store;
+  const worker = new DeliveryWorker({
+    store,
+    webhooks,
+    config: config.webhooks,
+    retentionMs: config.eventRetentionMs,
+    clock,
+    log,
+    hub: services.hub,
+    ids: services.ids,
+    metrics: createWebhookMetrics(services.metrics.registry, () => webhooks.backlogs(null)),
+  });
 
   const retention = async () => {
     const now = clock.now();
@@ -86,7 +84,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  worker?.start();
+  worker.start();
 
   return {
     url,
@@ -95,7 +93,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     retention,
     async close() {
       clearInterval(timer);
-      await worker?.stop();
+      await worker.stop();
       await stopRelay?.();
       await app.close();
       await store.close();

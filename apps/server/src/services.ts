@@ -4,7 +4,7 @@ import type { Clock } from './clock.ts';
 import { createIdSource, type IdSource } from './ids.ts';
 import type { Store } from './store/types.ts';
 import { StreamHub } from './stream/hub.ts';
-import { DispatchWaiters } from './leases/dispatcher.ts';
+import { DispatchWaiters } from './leases/dispatch-waiters.ts';
 import { SlidingWindowLimiter } from './ratelimit/sliding-window.ts';
 import { hasSharedRateLimits, type RateLimiter } from './ratelimit/limiter.ts';
 import { StreamSlots } from './stream/slots.ts';

@@ -244,7 +244,7 @@ describe('an endpoint whose backlog emptied stays held for a moment', () => {
     const r = await receiver();
     const { id } = await endpoint(account, r.url);
     await logged(account, id, await testEvent(account, id));
-    const store = server.services.store.webhooks!;
+    const store = server.services.store.webhooks;
     const claimDue = store.claimDue.bind(store);
     const claimed: string[] = [];
     const spy = vi.spyOn(store, 'claimDue').mockImplementation(async (...args) => {

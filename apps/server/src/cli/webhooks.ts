@@ -5,8 +5,7 @@ type Out = (human: string, json: unknown) => void;
 
 /** `webhooks list|enable|disable`: what an operator sees and does about an account's endpoints. */
 export async function webhooksCommand(store: Store, sub: string, target: AccountRecord, endpointId: string | undefined, out: Out): Promise<void> {
-  const webhooks = store.webhooks;
-  if (!webhooks) throw new UsageError('this store keeps no webhooks');
+  const { webhooks } = store;
   if (sub === 'list') {
     const [endpoints, backlogs] = await Promise.all([webhooks.listEndpoints(target.id), webhooks.backlogs(target.id)]);
     const rows = endpoints.map(({ secret: _secret, previousSecret: _previous, ...e }) => ({ ...e, backlog: backlogs.get(e.id) ?? 0 }));

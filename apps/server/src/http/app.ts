@@ -89,6 +89,6 @@ export function buildApp(services: Services): FastifyInstance {
   registerEventRoutes(app, services);
   void app.register(connectorRoutes(services));
   registerDocsRoutes(app);
-  if (services.store.webhooks) registerWebhookRoutes(app, services, services.store.webhooks);
+  registerWebhookRoutes(app, services, services.store.webhooks);
   return app;
 }

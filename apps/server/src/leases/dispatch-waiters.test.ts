@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DispatchWaiters } from './dispatcher.ts';
+import { DispatchWaiters } from './dispatch-waiters.ts';
 
 describe('DispatchWaiters', () => {
   it('wakes the waiters of one account only', async () => {
