@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { createIdSource } from '../src/ids.ts';
 import type { PlatformEvent } from '@switchboard/contracts';
 import { webhookStoreSuite } from './webhook-store.suite.ts';
-import { StoreError, type NewCommand, type Settlement, type Store } from '../src/store/types.ts';
+import { StoreError, type NewCommand, type SettleResult, type Settlement, type Store } from '../src/store/types.ts';
 
 const newId = createIdSource().next;
 
@@ -29,6 +29,11 @@ export interface StoreSuiteHooks {
 }
 
 const T0 = Date.UTC(2026, 0, 1);
+
+/** A settlement's result in one word: `settled`, `repeated` (nothing written), or why it was refused. */
+function outcome(result: SettleResult): string {
+  return result.ok ? (result.value.event ? 'settled' : 'repeated') : result.error.reason;
+}
 
 let sequence = 0;
 /**
@@ -89,8 +94,8 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
 
     async function lease(accountId: string, hostId = 'host-a', now = T0, ttlMs = 15_000) {
       const result = await store.acquireLease({ accountId, hostId, osMajorVersion: 15, capabilities: [] }, now, ttlMs);
-      if (!result.ok) throw new Error(`lease held by ${result.holder.hostId}`);
-      return result.lease;
+      if (!result.ok) throw new Error(`lease held by ${result.error.holder.hostId}`);
+      return result.value;
     }
 
     function settlement(accountId: string, commandId: string, epoch: number, overrides: Partial<Settlement> = {}): Settlement {
@@ -196,14 +201,14 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         const b = await account();
         const first = await report(a.id, [appeared('chat-1', { participants: ['+14155550123', 'dana@example.com'] })]);
         if (!first.ok) throw new Error('refused');
-        expect(first.events.map((e) => e.type)).toEqual(['conversation.appeared']);
-        const id = (first.events[0]!.data as { conversationId: string }).conversationId;
+        expect(first.value.events.map((e) => e.type)).toEqual(['conversation.appeared']);
+        const id = (first.value.events[0]!.data as { conversationId: string }).conversationId;
         const created = { id, accountId: a.id, externalId: 'chat-1', kind: 'group', name: 'Team', participants: ['+14155550123', 'dana@example.com'], membershipVersion: 0, createdAt: T0 };
         expect(await store.getConversation(a.id, id)).toEqual(created);
-        expect(await report(a.id, [appeared('chat-1', { name: 'Other', participants: [] })], T0 + 1)).toEqual({ ok: true, recorded: 1, events: [] });
+        expect(await report(a.id, [appeared('chat-1', { name: 'Other', participants: [] })], T0 + 1)).toEqual({ ok: true, value: { recorded: 1, events: [] } });
         expect(await store.getConversation(a.id, id)).toEqual(created);
         const elsewhere = await report(b.id, [appeared('chat-1')]);
-        expect(elsewhere.ok && elsewhere.events).toHaveLength(1);
+        expect(elsewhere.ok && elsewhere.value.events).toHaveLength(1);
         expect(await store.getConversation(b.id, id)).toBeNull();
         expect(await store.findConversationByExternalId(a.id, 'chat-1')).toEqual(created);
         expect(await store.findConversationByExternalId(a.id, 'chat-2')).toBeNull();
@@ -213,7 +218,7 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
       it('concurrent reports of one conversation make one conversation and one event', async () => {
         const a = await account();
         const results = await Promise.all(Array.from({ length: 10 }, () => report(a.id, [appeared('chat-race')])));
-        expect(results.flatMap((r) => (r.ok ? r.events : []))).toHaveLength(1);
+        expect(results.flatMap((r) => (r.ok ? r.value.events : []))).toHaveLength(1);
         expect(await store.readEvents(a.id, 0, 10)).toHaveLength(1);
       });
 
@@ -247,16 +252,16 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         const renamed: PlatformEvent = { type: 'group.renamed', conversationExternalId: 'g', name: 'New' };
         const changed: PlatformEvent = { type: 'group.participants_changed', conversationExternalId: 'g', added: ['b@example.com'], removed: [], participants: ['a@example.com', 'b@example.com'] };
         const once = await report(a.id, [renamed, changed]);
-        expect(once.ok && once.events.map((e) => [e.type, e.data])).toEqual([
+        expect(once.ok && once.value.events.map((e) => [e.type, e.data])).toEqual([
           ['group.renamed', { conversationId: expect.any(String), membershipVersion: 0 }],
           ['group.participants_changed', { conversationId: expect.any(String), membershipVersion: 1 }],
         ]);
-        expect(await report(a.id, [renamed, changed])).toEqual({ ok: true, recorded: 2, events: [] });
+        expect(await report(a.id, [renamed, changed])).toEqual({ ok: true, value: { recorded: 2, events: [] } });
         // The same members in another order are the membership it already has.
-        expect(await report(a.id, [{ ...changed, added: [], participants: ['b@example.com', 'a@example.com'] }])).toEqual({ ok: true, recorded: 1, events: [] });
+        expect(await report(a.id, [{ ...changed, added: [], participants: ['b@example.com', 'a@example.com'] }])).toEqual({ ok: true, value: { recorded: 1, events: [] } });
         expect(await store.findConversationByExternalId(a.id, 'g')).toMatchObject({ name: 'New', participants: ['a@example.com', 'b@example.com'], membershipVersion: 1 });
         const left = await report(a.id, [{ ...changed, added: [], removed: ['a@example.com'], participants: ['b@example.com'] }]);
-        expect(left.ok && left.events[0]!.data).toMatchObject({ membershipVersion: 2 });
+        expect(left.ok && left.value.events[0]!.data).toMatchObject({ membershipVersion: 2 });
         expect(await store.readEvents(a.id, 0, 10)).toHaveLength(4);
       });
 
@@ -270,9 +275,9 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
           { type: 'group.participants_changed', conversationExternalId: 'g', added: [], removed: ['a@example.com'], participants: ['b@example.com'], commandId: newId() },
         ];
         const first = await report(a.id, batch);
-        expect(first.ok && first.events).toHaveLength(4);
-        expect(await report(a.id, batch)).toEqual({ ok: true, recorded: 4, events: [] });
-        expect(await report(a.id, batch.slice(1))).toEqual({ ok: true, recorded: 3, events: [] });
+        expect(first.ok && first.value.events).toHaveLength(4);
+        expect(await report(a.id, batch)).toEqual({ ok: true, value: { recorded: 4, events: [] } });
+        expect(await report(a.id, batch.slice(1))).toEqual({ ok: true, value: { recorded: 3, events: [] } });
         expect(await store.findConversationByExternalId(a.id, 'g')).toMatchObject({ name: 'B', participants: ['b@example.com'], membershipVersion: 2 });
         expect(await store.readEvents(a.id, 0, 10)).toHaveLength(5);
       });
@@ -283,9 +288,9 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         const sent: PlatformEvent = { type: 'message.sent', conversationExternalId: 'dm', messageExternalId: 'm1', commandId: newId() };
         const received: PlatformEvent = { type: 'message.received', conversationExternalId: 'dm', messageExternalId: 'm1', senderExternalId: '+14155550123', text: 'hi', attachments: [], receivedAt: new Date(T0).toISOString() };
         const first = await report(a.id, [sent, received, { ...sent, conversationExternalId: 'other' }]);
-        expect(first.ok && first.events.map((e) => e.type)).toEqual(['message.sent', 'message.received', 'message.sent']);
+        expect(first.ok && first.value.events.map((e) => e.type)).toEqual(['message.sent', 'message.received', 'message.sent']);
         const again = await Promise.all([report(a.id, [sent]), report(a.id, [received, sent])]);
-        expect(again.flatMap((r) => (r.ok ? r.events : []))).toEqual([]);
+        expect(again.flatMap((r) => (r.ok ? r.value.events : []))).toEqual([]);
         expect(await store.readEvents(a.id, 0, 10)).toHaveLength(5);
       });
 
@@ -298,13 +303,13 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
           { type: 'message.sent', conversationExternalId: 'new', messageExternalId: 'm1', commandId: c.id },
           { type: 'group.renamed', conversationExternalId: 'nobody', name: 'x' },
         ]);
-        expect(result).toEqual({ ok: false, unknownConversation: 'nobody' });
+        expect(result).toEqual({ ok: false, error: { unknownConversation: 'nobody' } });
         expect(await store.findConversationByExternalId(a.id, 'new')).toBeNull();
         expect((await store.getCommand(a.id, c.id))!.conversationId).toBeNull();
         expect(await store.readEvents(a.id, 0, 10)).toEqual([]);
         // The same conversation announced earlier in the batch is known to the events after it.
         const ok = await report(a.id, [appeared('new', { commandId: c.id }), { type: 'message.sent', conversationExternalId: 'new', messageExternalId: 'm1', commandId: c.id }]);
-        expect(ok.ok && ok.events.map((e) => e.type)).toEqual(['conversation.appeared', 'message.sent']);
+        expect(ok.ok && ok.value.events.map((e) => e.type)).toEqual(['conversation.appeared', 'message.sent']);
       });
 
       it('links the command that made a conversation, once', async () => {
@@ -370,7 +375,7 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         await reportVotes(a.id, [vote('a@example.com', 0, T0 + 6)]);
         const l = await lease(a.id, 'host-a', T0 + 7, 600_000);
         await store.dispatchCommands(a.id, l.epoch, 100, [], T0 + 7);
-        expect((await store.settleCommand(settlement(a.id, pollId, l.epoch, { at: T0 + 7 }))).outcome).toBe('settled');
+        expect(outcome(await store.settleCommand(settlement(a.id, pollId, l.epoch, { at: T0 + 7 })))).toBe('settled');
         expect(await store.getPoll(a.id, pollId)).toMatchObject({ votes: [expect.objectContaining({ voterExternalId: 'a@example.com' })] });
         expect(await store.purgeCommands(T0 + 8, 100)).toBe(1);
         expect(await store.getPoll(a.id, pollId)).toBeNull();
@@ -381,7 +386,7 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         const a = await account();
         const { pollId } = await sentPoll(a.id);
         const first = await reportVotes(a.id, [vote('a@example.com', 0, T0 + 10), vote('b@example.com', 1, T0 + 11), vote('a@example.com', 2, T0 + 12)]);
-        expect(first.ok && first.events.map((e) => e.data)).toEqual([
+        expect(first.ok && first.value.events.map((e) => e.data)).toEqual([
           { pollId, voter: 'a@example.com', optionIndex: 0, previousOptionIndex: null },
           { pollId, voter: 'b@example.com', optionIndex: 1, previousOptionIndex: null },
           { pollId, voter: 'a@example.com', optionIndex: 2, previousOptionIndex: 0 },
@@ -393,23 +398,23 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
           vote('b@example.com', 0, T0 + 20, 'plain-msg'), // not a poll
           vote('b@example.com', 0, T0 + 20, 'unknown-msg'),
         ]);
-        expect(nothing).toEqual({ ok: true, recorded: 5, events: [] });
+        expect(nothing).toEqual({ ok: true, value: { recorded: 5, events: [] } });
         expect((await store.getPoll(a.id, pollId))!.votes).toEqual([
           { voterExternalId: 'b@example.com', optionIndex: 1, votedAt: T0 + 11 },
           { voterExternalId: 'a@example.com', optionIndex: 2, votedAt: T0 + 12 },
         ]);
         const withdrawn = await reportVotes(a.id, [vote('b@example.com', null, T0 + 30), vote('b@example.com', null, T0 + 31), vote('b@example.com', 1, T0 + 29)]);
-        expect(withdrawn.ok && withdrawn.events.map((e) => e.data)).toEqual([{ pollId, voter: 'b@example.com', optionIndex: null, previousOptionIndex: 1 }]);
+        expect(withdrawn.ok && withdrawn.value.events.map((e) => e.data)).toEqual([{ pollId, voter: 'b@example.com', optionIndex: null, previousOptionIndex: 1 }]);
         expect((await store.getPoll(a.id, pollId))!.votes).toEqual([{ voterExternalId: 'a@example.com', optionIndex: 2, votedAt: T0 + 12 }]);
         // A withdrawal with no vote held changes nothing either.
-        expect(await reportVotes(a.id, [vote('c@example.com', null, T0 + 40)])).toEqual({ ok: true, recorded: 1, events: [] });
+        expect(await reportVotes(a.id, [vote('c@example.com', null, T0 + 40)])).toEqual({ ok: true, value: { recorded: 1, events: [] } });
       });
 
       it('concurrent reports of one vote apply it once', async () => {
         const a = await account();
         await sentPoll(a.id);
         const results = await Promise.all(Array.from({ length: 10 }, () => reportVotes(a.id, [vote('a@example.com', 1, T0 + 10)])));
-        expect(results.flatMap((r) => (r.ok ? r.events : []))).toHaveLength(1);
+        expect(results.flatMap((r) => (r.ok ? r.value.events : []))).toHaveLength(1);
       });
     });
 
@@ -512,7 +517,7 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         // The answer was lost (a crash, a closed connection): the host's next poll holds only the middle one.
         expect(ids(await store.dispatchCommands(a.id, l.epoch, 10, [queue[1]!], T0))).toEqual([queue[0], queue[2]]);
         // A settled command is never handed out again, held or not.
-        expect((await store.settleCommand(settlement(a.id, queue[0]!, l.epoch))).outcome).toBe('settled');
+        expect(outcome(await store.settleCommand(settlement(a.id, queue[0]!, l.epoch)))).toBe('settled');
         expect(ids(await store.dispatchCommands(a.id, l.epoch, 10, [queue[1]!], T0))).toEqual([queue[2]]);
       });
 
@@ -531,7 +536,7 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         const [one, two] = await queued(a.id, 2);
         const l1 = await lease(a.id);
         await store.dispatchCommands(a.id, l1.epoch, 10, [], T0);
-        expect((await store.settleCommand(settlement(a.id, one!, l1.epoch))).outcome).toBe('settled');
+        expect(outcome(await store.settleCommand(settlement(a.id, one!, l1.epoch)))).toBe('settled');
         const l2 = await lease(a.id, 'host-b', T0 + 20_000);
         expect(l2.epoch).toBeGreaterThan(l1.epoch);
         const again = await store.dispatchCommands(a.id, l2.epoch, 10, [two!], T0 + 20_000);
@@ -571,11 +576,11 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         const a = await account();
         const { lease: l, command: c } = await dispatched(a.id);
         const result = await store.settleCommand(settlement(a.id, c.id, l.epoch, { status: 'failed', errorCode: 'gateway_rejected', detail: 'no' }));
-        expect(result.outcome).toBe('settled');
-        if (result.outcome !== 'settled') return;
-        expect(result.command).toMatchObject({ id: c.id, status: 'failed', errorCode: 'gateway_rejected', settledAt: T0 + 1_000 });
-        expect(result.event).toMatchObject({ accountId: a.id, type: 'command.settled', time: T0 + 1_000, data: { commandId: c.id, status: 'failed', errorCode: 'gateway_rejected' } });
-        expect(await store.readEvents(a.id, 0, 10)).toEqual([result.event]);
+        expect(outcome(result)).toBe('settled');
+        if (!result.ok) return;
+        expect(result.value.command).toMatchObject({ id: c.id, status: 'failed', errorCode: 'gateway_rejected', settledAt: T0 + 1_000 });
+        expect(result.value.event).toMatchObject({ accountId: a.id, type: 'command.settled', time: T0 + 1_000, data: { commandId: c.id, status: 'failed', errorCode: 'gateway_rejected' } });
+        expect(await store.readEvents(a.id, 0, 10)).toEqual([result.value.event]);
         expect(await store.getCommand(a.id, c.id)).toMatchObject({ status: 'failed', errorCode: 'gateway_rejected', settledAt: T0 + 1_000 });
         expect(await store.commandHistory(c.id)).toEqual([{ status: 'queued', at: T0 }, { status: 'failed', at: T0 + 1_000 }]);
       });
@@ -583,16 +588,16 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
       it('fencing: an epoch that is not the live lease is lease_lost', async () => {
         const a = await account();
         const { lease: l, command: c } = await dispatched(a.id);
-        expect(await store.settleCommand(settlement(a.id, c.id, l.epoch + 1))).toEqual({ outcome: 'lease_lost' });
-        expect(await store.settleCommand(settlement(a.id, c.id, l.epoch - 1))).toEqual({ outcome: 'lease_lost' });
-        expect(await store.settleCommand(settlement(a.id, c.id, l.epoch, { at: l.expiresAt }))).toEqual({ outcome: 'lease_lost' });
+        expect(await store.settleCommand(settlement(a.id, c.id, l.epoch + 1))).toEqual({ ok: false, error: { reason: 'lease_lost' } });
+        expect(await store.settleCommand(settlement(a.id, c.id, l.epoch - 1))).toEqual({ ok: false, error: { reason: 'lease_lost' } });
+        expect(await store.settleCommand(settlement(a.id, c.id, l.epoch, { at: l.expiresAt }))).toEqual({ ok: false, error: { reason: 'lease_lost' } });
         // A new epoch fences the old one.
         const l2 = await lease(a.id, 'host-a', T0 + 100);
-        expect(await store.settleCommand(settlement(a.id, c.id, l.epoch))).toEqual({ outcome: 'lease_lost' });
+        expect(await store.settleCommand(settlement(a.id, c.id, l.epoch))).toEqual({ ok: false, error: { reason: 'lease_lost' } });
         expect(await store.readEvents(a.id, 0, 10)).toEqual([]);
         expect((await store.getCommand(a.id, c.id))!.status).toBe('queued');
         await store.dispatchCommands(a.id, l2.epoch, 10, [], T0 + 100);
-        expect((await store.settleCommand(settlement(a.id, c.id, l2.epoch))).outcome).toBe('settled');
+        expect(outcome(await store.settleCommand(settlement(a.id, c.id, l2.epoch)))).toBe('settled');
       });
 
       it('the live lease settling a command not dispatched to its epoch is not_dispatched, until it is', async () => {
@@ -601,24 +606,24 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         // Accepted after the dispatch: never handed to this epoch.
         const undispatched = newCommand(a.id);
         await store.acceptCommand(undispatched, 0);
-        expect(await store.settleCommand(settlement(a.id, undispatched.id, l.epoch))).toEqual({ outcome: 'not_dispatched' });
+        expect(await store.settleCommand(settlement(a.id, undispatched.id, l.epoch))).toEqual({ ok: false, error: { reason: 'not_dispatched' } });
         // Handed to the previous epoch, not yet to this one.
         const l2 = await lease(a.id, 'host-a', T0 + 100);
-        expect(await store.settleCommand(settlement(a.id, c.id, l2.epoch))).toEqual({ outcome: 'not_dispatched' });
+        expect(await store.settleCommand(settlement(a.id, c.id, l2.epoch))).toEqual({ ok: false, error: { reason: 'not_dispatched' } });
         expect(await store.readEvents(a.id, 0, 10)).toEqual([]);
         await store.dispatchCommands(a.id, l2.epoch, 10, [], T0 + 100);
-        expect((await store.settleCommand(settlement(a.id, undispatched.id, l2.epoch))).outcome).toBe('settled');
+        expect(outcome(await store.settleCommand(settlement(a.id, undispatched.id, l2.epoch)))).toBe('settled');
       });
 
       it('a command settled by one epoch is a conflict for the next live one', async () => {
         const a = await account();
         const { lease: l, command: c } = await dispatched(a.id);
-        expect((await store.settleCommand(settlement(a.id, c.id, l.epoch))).outcome).toBe('settled');
+        expect(outcome(await store.settleCommand(settlement(a.id, c.id, l.epoch)))).toBe('settled');
         const l2 = await lease(a.id, 'host-b', T0 + 20_000);
-        expect(await store.settleCommand(settlement(a.id, c.id, l2.epoch, { at: T0 + 20_001 }))).toMatchObject({ outcome: 'conflict', command: { status: 'succeeded' } });
+        expect(await store.settleCommand(settlement(a.id, c.id, l2.epoch, { at: T0 + 20_001 }))).toMatchObject({ ok: false, error: { reason: 'conflict', command: { status: 'succeeded' } } });
         // The epoch that settled it may still repeat it, though it ended; settling it differently, it has lost its lease.
-        expect(await store.settleCommand(settlement(a.id, c.id, l.epoch, { at: T0 + 20_001 }))).toMatchObject({ outcome: 'repeated' });
-        expect(await store.settleCommand(settlement(a.id, c.id, l.epoch, { at: T0 + 20_001, status: 'failed', errorCode: 'invalid_target' }))).toEqual({ outcome: 'lease_lost' });
+        expect(await store.settleCommand(settlement(a.id, c.id, l.epoch, { at: T0 + 20_001 }))).toMatchObject({ ok: true, value: { event: null } });
+        expect(await store.settleCommand(settlement(a.id, c.id, l.epoch, { at: T0 + 20_001, status: 'failed', errorCode: 'invalid_target' }))).toEqual({ ok: false, error: { reason: 'lease_lost' } });
         expect(await store.readEvents(a.id, 0, 10)).toHaveLength(1);
       });
 
@@ -626,8 +631,8 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         const a = await account();
         const { lease: l, command: c } = await dispatched(a.id);
         const results = await Promise.all(Array.from({ length: 8 }, () => store.settleCommand(settlement(a.id, c.id, l.epoch))));
-        expect(results.filter((r) => r.outcome === 'settled')).toHaveLength(1);
-        expect(results.filter((r) => r.outcome === 'repeated')).toHaveLength(7);
+        expect(results.filter((r) => outcome(r) === 'settled')).toHaveLength(1);
+        expect(results.filter((r) => outcome(r) === 'repeated')).toHaveLength(7);
         expect(await store.readEvents(a.id, 0, 10)).toHaveLength(1);
       });
 
@@ -636,9 +641,9 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         const { lease: l, command: c } = await dispatched(a.id);
         await store.settleCommand(settlement(a.id, c.id, l.epoch, { status: 'failed', errorCode: 'stale_target' }));
         const repeated = await store.settleCommand(settlement(a.id, c.id, l.epoch, { status: 'failed', errorCode: 'stale_target', at: T0 + 2_000 }));
-        expect(repeated).toMatchObject({ outcome: 'repeated', command: { status: 'failed', errorCode: 'stale_target', settledAt: T0 + 1_000 } });
-        expect(await store.settleCommand(settlement(a.id, c.id, l.epoch, { status: 'failed', errorCode: 'invalid_target' }))).toMatchObject({ outcome: 'conflict' });
-        expect(await store.settleCommand(settlement(a.id, c.id, l.epoch))).toMatchObject({ outcome: 'conflict', command: { status: 'failed' } });
+        expect(repeated).toMatchObject({ ok: true, value: { event: null, command: { status: 'failed', errorCode: 'stale_target', settledAt: T0 + 1_000 } } });
+        expect(await store.settleCommand(settlement(a.id, c.id, l.epoch, { status: 'failed', errorCode: 'invalid_target' }))).toMatchObject({ ok: false, error: { reason: 'conflict' } });
+        expect(await store.settleCommand(settlement(a.id, c.id, l.epoch))).toMatchObject({ ok: false, error: { reason: 'conflict', command: { status: 'failed' } } });
         expect(await store.readEvents(a.id, 0, 10)).toHaveLength(1);
         expect(await store.commandHistory(c.id)).toHaveLength(2);
       });
@@ -654,7 +659,7 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         await store.dispatchCommands(a.id, l.epoch, 10, [], T0);
         const why = { errorMessage: 'Unrecognized key: "txt"', errorPath: '/payload/txt' };
         const result = await store.settleCommand(settlement(a.id, failed.id, l.epoch, { status: 'failed', errorCode: 'payload_invalid', ...why }));
-        expect(result).toMatchObject({ outcome: 'settled', command: why });
+        expect(result).toMatchObject({ ok: true, value: { command: why } });
         expect(await store.getCommand(a.id, failed.id)).toMatchObject({ status: 'failed', ...why });
         // The caller builds the event from the settled command, which carries both.
         expect((await store.readEvents(a.id, 0, 10))[0]).toMatchObject({ data: { commandId: failed.id, errorCode: 'payload_invalid' } });
@@ -681,7 +686,7 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
           withEvents(c3.id, [sent(c3.id)]),
           settlement(a.id, c1.id, l.epoch),
         ]);
-        expect(results.map((r) => r.outcome)).toEqual(['settled', 'unknown_conversation', 'settled', 'repeated']);
+        expect(results.map(outcome)).toEqual(['settled', 'unknown_conversation', 'settled', 'repeated']);
         const events = await store.readEvents(a.id, after, 100);
         expect(events.map((e) => [e.type, (e.data as { commandId?: string }).commandId ?? null])).toEqual([
           ['message.sent', null], ['command.settled', c1.id], ['message.sent', null], ['command.settled', c3.id],
@@ -695,8 +700,8 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         const b = await account();
         const { lease: l, command: c } = await dispatched(a.id);
         await lease(b.id);
-        expect(await store.settleCommand(settlement(a.id, newId(), l.epoch))).toEqual({ outcome: 'not_found' });
-        expect(await store.settleCommand(settlement(b.id, c.id, l.epoch))).toEqual({ outcome: 'not_found' });
+        expect(await store.settleCommand(settlement(a.id, newId(), l.epoch))).toEqual({ ok: false, error: { reason: 'not_found' } });
+        expect(await store.settleCommand(settlement(b.id, c.id, l.epoch))).toEqual({ ok: false, error: { reason: 'not_found' } });
       });
     });
 
@@ -773,14 +778,14 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         const first = await store.acquireLease({ accountId: a.id, hostId: 'h1', osMajorVersion: 15, capabilities: [{ name: 'command.message_send.conversation.v1' }] }, T0, 1_000);
         expect(first).toEqual({
           ok: true,
-          lease: { accountId: a.id, hostId: 'h1', epoch: 1, osMajorVersion: 15, capabilities: [{ name: 'command.message_send.conversation.v1' }], acquiredAt: T0, expiresAt: T0 + 1_000 },
+          value: { accountId: a.id, hostId: 'h1', epoch: 1, osMajorVersion: 15, capabilities: [{ name: 'command.message_send.conversation.v1' }], acquiredAt: T0, expiresAt: T0 + 1_000 },
         });
         const held = await store.acquireLease({ accountId: a.id, hostId: 'h2', osMajorVersion: 26, capabilities: [] }, T0 + 999, 1_000);
-        expect(held).toEqual({ ok: false, holder: first.ok ? first.lease : null });
-        expect(await store.liveLease(a.id, T0 + 999)).toEqual(first.ok ? first.lease : null);
+        expect(held).toEqual({ ok: false, error: { holder: first.ok ? first.value : null } });
+        expect(await store.liveLease(a.id, T0 + 999)).toEqual(first.ok ? first.value : null);
         expect(await store.liveLease(a.id, T0 + 1_000)).toBeNull();
         const taken = await store.acquireLease({ accountId: a.id, hostId: 'h2', osMajorVersion: 26, capabilities: [] }, T0 + 1_000, 1_000);
-        expect(taken).toMatchObject({ ok: true, lease: { hostId: 'h2', epoch: 2, expiresAt: T0 + 2_000 } });
+        expect(taken).toMatchObject({ ok: true, value: { hostId: 'h2', epoch: 2, expiresAt: T0 + 2_000 } });
         // Another account's lease is its own.
         const b = await account();
         expect(await lease(b.id, 'h1', T0)).toMatchObject({ epoch: 1 });
@@ -805,8 +810,8 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         const results = await Promise.all(['h1', 'h2', 'h3', 'h4'].map((hostId) => store.acquireLease({ accountId: a.id, hostId, osMajorVersion: 15, capabilities: [] }, T0, 1_000)));
         const winners = results.filter((r) => r.ok);
         expect(winners).toHaveLength(1);
-        const winner = winners[0]!.ok ? winners[0]!.lease : null;
-        for (const r of results) if (!r.ok) expect(r.holder).toEqual(winner);
+        const winner = winners[0]!.ok ? winners[0]!.value : null;
+        for (const r of results) if (!r.ok) expect(r.error.holder).toEqual(winner);
       });
 
       it('renews only a live lease, and only with its live epoch', async () => {
@@ -832,7 +837,7 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         expect(await store.releaseLease(a.id, l.epoch, T0 + 2)).toBe(false);
         expect(await store.renewLease(a.id, l.epoch, T0 + 2, 10_000)).toBeNull();
         const other = await store.acquireLease({ accountId: a.id, hostId: 'h2', osMajorVersion: 15, capabilities: [] }, T0 + 2, 10_000);
-        expect(other).toMatchObject({ ok: true, lease: { hostId: 'h2', epoch: l.epoch + 1 } });
+        expect(other).toMatchObject({ ok: true, value: { hostId: 'h2', epoch: l.epoch + 1 } });
       });
     });
 
@@ -845,7 +850,7 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         const l = await lease(accountId, 'host-a', at + settleAfter, 600_000);
         await store.dispatchCommands(accountId, l.epoch, 100, [], at + settleAfter);
         const settled = await store.settleCommand(settlement(accountId, c.id, l.epoch, { at: at + settleAfter }));
-        expect(settled.outcome).toBe('settled');
+        expect(outcome(settled)).toBe('settled');
         return c.id;
       }
 
@@ -981,7 +986,7 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         await store.acceptCommand(c, 0);
         await store.dispatchCommands(a.id, l.epoch, 10, [], T0);
         const results = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? other : store).settleCommand(settlement(a.id, c.id, l.epoch))));
-        expect(results.filter((r) => r.outcome === 'settled')).toHaveLength(1);
+        expect(results.filter((r) => outcome(r) === 'settled')).toHaveLength(1);
         expect(await other.readEvents(a.id, 0, 10)).toHaveLength(1);
       });
 
@@ -995,7 +1000,7 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         const second = await other.acquireLease({ accountId: a.id, hostId: 'h2', osMajorVersion: 15, capabilities: [] }, T0 + 1_001, 1_000);
         expect(second.ok).toBe(true);
         expect(await store.dispatchCommands(a.id, first.epoch, 10, [], T0 + 1_002)).toBeNull();
-        expect((await store.settleCommand(settlement(a.id, c.id, first.epoch, { at: T0 + 1_002 }))).outcome).toBe('lease_lost');
+        expect(outcome(await store.settleCommand(settlement(a.id, c.id, first.epoch, { at: T0 + 1_002 })))).toBe('lease_lost');
       });
 
       it('stream ids commit in order: a reader polling another replica never skips an id that commits later', async () => {
@@ -1321,7 +1326,7 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         expect(await store.getCommand(a.id, c.id)).toMatchObject({ status: 'queued', errorCode: null, settledAt: null });
         expect(await store.commandHistory(c.id)).toEqual([{ status: 'queued', at: T0 }]);
         expect((await store.readEvents(a.id, 0, 10)).map((e) => e.type)).toEqual(['neighbour']);
-        expect((await store.settleCommand(settlement(a.id, c.id, l.epoch))).outcome).toBe('settled');
+        expect(outcome(await store.settleCommand(settlement(a.id, c.id, l.epoch)))).toBe('settled');
       });
 
       it('property: in any one-turn group, exactly the writes that do not throw are kept', async () => {

@@ -4,8 +4,9 @@ import type { CredentialKind, CredentialRecord } from '../store/types.ts';
 import { ApiError } from '../errors.ts';
 import { rateLimited, rateLimitHeaders } from '../ratelimit/headers.ts';
 import { keyHash } from './keys.ts';
+import { err, ok, type Result } from '../result.ts';
 
-export type CredentialCheck = { ok: true; credential: CredentialRecord } | { ok: false; error: ApiError };
+export type CredentialCheck = Result<CredentialRecord, ApiError>;
 
 /**
  * `Authorization: Bearer <key>` checked against the live credentials of `kind` (account keys open
@@ -20,7 +21,7 @@ export async function checkCredential(
   connection: Socket,
 ): Promise<CredentialCheck> {
   const hash = keyHash(header, connection);
-  if (!hash) return { ok: false, error: new ApiError('unauthenticated', 'send Authorization: Bearer <API_KEY>') };
+  if (!hash) return err(new ApiError('unauthenticated', 'send Authorization: Bearer <API_KEY>'));
   // The connector protocol is exempt (specs/openapi/connector.yaml): a host must never be locked out.
   const authFailures = kind === 'account' ? services.authFailures : null;
   const now = services.clock.now();
@@ -29,11 +30,11 @@ export async function checkCredential(
     const waitMs = await authFailures.waitMs(key, now);
     if (waitMs > 0) {
       const headers = rateLimitHeaders('auth', authFailures, { remaining: 0, resetMs: waitMs });
-      return { ok: false, error: rateLimited(waitMs, headers, 'too many failed authentications from this address') };
+      return err(rateLimited(waitMs, headers, 'too many failed authentications from this address'));
     }
   }
   const credential = await services.store.findCredentialByHash(hash);
-  if (credential && credential.kind === kind) return { ok: true, credential };
+  if (credential && credential.kind === kind) return ok(credential);
   await authFailures?.take(key, now);
-  return { ok: false, error: new ApiError('unauthenticated', 'the credential is not known') };
+  return err(new ApiError('unauthenticated', 'the credential is not known'));
 }

@@ -32,7 +32,7 @@ describe('checkEnvelope', () => {
       fc.property(fc.jsonValue().filter((v) => typeof v !== 'object' || v === null || Array.isArray(v)), (value) => {
         const result = checkEnvelope('message.send', JSON.stringify(value));
         expect(result.ok).toBe(false);
-        if (!result.ok) expect(result.rejection.code).toBe('body_not_object');
+        if (!result.ok) expect(result.error.code).toBe('body_not_object');
       }),
     );
   });
@@ -43,7 +43,7 @@ describe('checkEnvelope', () => {
     fc.assert(
       fc.property(notObject, (payload) => {
         const result = checkEnvelope('message.send', JSON.stringify({ target: { kind: 'conversation', conversationId: 'bad' }, payload }));
-        expect(!result.ok && result.rejection.code).toBe('target_and_payload_required');
+        expect(!result.ok && result.error.code).toBe('target_and_payload_required');
       }),
     );
   });

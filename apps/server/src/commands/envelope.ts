@@ -2,6 +2,7 @@ import { routingPathOf, targetKindsOf, type CommandType, type RoutingPath, type 
 import { ApiError } from '../errors.ts';
 import { isUuid } from '../ids.ts';
 import { normaliseAddress } from '@switchboard/addresses';
+import { err, ok, type Result } from '../result.ts';
 
 export const MAX_BODY_BYTES = 65_536;
 export const MAX_DEPTH = 64;
@@ -13,14 +14,10 @@ export interface Envelope {
   routingPath: RoutingPath;
 }
 
-export type EnvelopeResult = { ok: true; envelope: Envelope } | { ok: false; rejection: ApiError };
+export type EnvelopeResult = Result<Envelope, ApiError>;
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function reject(error: ApiError): EnvelopeResult {
-  return { ok: false, rejection: error };
 }
 
 /**
@@ -61,19 +58,19 @@ function inspect(root: object): 'poisoned' | 'too_deep' | null {
 function conversationTarget(target: Record<string, unknown>): EnvelopeResult | Target {
   const id = target.conversationId;
   if (!isUuid(id)) {
-    return reject(new ApiError('invalid_conversationId', 'target.conversationId must be a UUID'));
+    return err(new ApiError('invalid_conversationId', 'target.conversationId must be a UUID'));
   }
   return { kind: 'conversation', conversationId: id.toLowerCase() };
 }
 
 function recipientTarget(target: Record<string, unknown>, payload: Record<string, unknown>): EnvelopeResult | Target {
   if (!('recipientExternalId' in target) || !('text' in payload)) {
-    return reject(new ApiError('recipient_send_requires_recipientExternalId_and_text', 'a recipient send needs target.recipientExternalId and payload.text'));
+    return err(new ApiError('recipient_send_requires_recipientExternalId_and_text', 'a recipient send needs target.recipientExternalId and payload.text'));
   }
   const address = normaliseAddress(target.recipientExternalId);
   if (!address.ok) {
     const message = 'target.recipientExternalId is not a valid phone number (with country code) or email address';
-    return reject(new ApiError('invalid_recipient_address', message, { field: '/target/recipientExternalId', reason: address.reason }));
+    return err(new ApiError('invalid_recipient_address', message, { field: '/target/recipientExternalId', reason: address.reason }));
   }
   return { kind: 'recipient', recipientExternalId: address.address };
 }
@@ -81,14 +78,14 @@ function recipientTarget(target: Record<string, unknown>, payload: Record<string
 function participantsTarget(target: Record<string, unknown>): EnvelopeResult | Target {
   const ids = target.participantExternalIds;
   if (!Array.isArray(ids) || ids.length === 0 || ids.length > MAX_PARTICIPANTS) {
-    return reject(new ApiError('group_create_requires_participantExternalIds', `target.participantExternalIds must be an array of 1 to ${MAX_PARTICIPANTS} addresses`));
+    return err(new ApiError('group_create_requires_participantExternalIds', `target.participantExternalIds must be an array of 1 to ${MAX_PARTICIPANTS} addresses`));
   }
   const normalised: string[] = [];
   for (const [index, id] of ids.entries()) {
     const address = normaliseAddress(id);
     if (!address.ok) {
       const message = `target.participantExternalIds[${index}] is not a valid phone number (with country code) or email address`;
-      return reject(new ApiError('invalid_participant_address', message, { field: `/target/participantExternalIds/${index}`, reason: address.reason }));
+      return err(new ApiError('invalid_participant_address', message, { field: `/target/participantExternalIds/${index}`, reason: address.reason }));
     }
     if (!normalised.includes(address.address)) normalised.push(address.address);
   }
@@ -104,20 +101,20 @@ export function checkEnvelope(type: CommandType, body: string): EnvelopeResult {
   try {
     parsed = JSON.parse(body);
   } catch {
-    return reject(new ApiError('body_not_object', 'the body is not valid JSON'));
+    return err(new ApiError('body_not_object', 'the body is not valid JSON'));
   }
-  if (!isObject(parsed)) return reject(new ApiError('body_not_object', 'the body must be a JSON object'));
+  if (!isObject(parsed)) return err(new ApiError('body_not_object', 'the body must be a JSON object'));
   const problem = inspect(parsed);
-  if (problem === 'poisoned') return reject(new ApiError('body_not_object', 'keys named __proto__ or constructor.prototype are not accepted'));
-  if (problem === 'too_deep') return reject(new ApiError('body_too_deep', `the body nests more than ${MAX_DEPTH} levels deep`));
+  if (problem === 'poisoned') return err(new ApiError('body_not_object', 'keys named __proto__ or constructor.prototype are not accepted'));
+  if (problem === 'too_deep') return err(new ApiError('body_too_deep', `the body nests more than ${MAX_DEPTH} levels deep`));
 
   const { target, payload } = parsed;
   if (!isObject(target) || !isObject(payload)) {
-    return reject(new ApiError('target_and_payload_required', 'the body needs a target object and a payload object'));
+    return err(new ApiError('target_and_payload_required', 'the body needs a target object and a payload object'));
   }
   const routingPath = typeof target.kind === 'string' ? routingPathOf(type, target.kind) : undefined;
   if (routingPath === undefined) {
-    return reject(new ApiError('unsupported_target', `${type} takes a target of kind ${targetKindsOf(type).map((k) => `"${k}"`).join(' or ')}`));
+    return err(new ApiError('unsupported_target', `${type} takes a target of kind ${targetKindsOf(type).map((k) => `"${k}"`).join(' or ')}`));
   }
 
   const resolved =
@@ -128,5 +125,5 @@ export function checkEnvelope(type: CommandType, body: string): EnvelopeResult {
 
   // A recipient send forwards payload.text only; every other key is dropped here, silently.
   const stored = resolved.kind === 'recipient' ? { text: payload.text } : payload;
-  return { ok: true, envelope: { target: resolved, payload: stored, routingPath } };
+  return ok({ target: resolved, payload: stored, routingPath });
 }

@@ -4,14 +4,9 @@ import { NO_LIVE_CONNECTOR } from '../leases/leases.ts';
 import type { Services } from '../services.ts';
 import type { CommandRecord } from '../store/types.ts';
 import { checkEnvelope } from './envelope.ts';
+import { err, ok, type Result } from '../result.ts';
 
-export type IntakeResult =
-  | { ok: true; acknowledgement: Acknowledgement; command: CommandRecord }
-  | { ok: false; rejection: ApiError };
-
-function fail(error: ApiError): IntakeResult {
-  return { ok: false, rejection: error };
-}
+export type IntakeResult = Result<{ acknowledgement: Acknowledgement; command: CommandRecord }, ApiError>;
 
 /** A 503 the client retries after `seconds`. */
 function unavailable(code: 'outbound_paused' | 'no_live_connector', message: string, seconds: number): ApiError {
@@ -31,13 +26,13 @@ export async function intake(
 ): Promise<IntakeResult> {
   const checked = checkEnvelope(type, body);
   if (!checked.ok) return checked;
-  const { target, payload, routingPath } = checked.envelope;
+  const { target, payload, routingPath } = checked.value;
 
   // The admin path accepts any key and ignores it; only the agent-turn path looks at it.
   let idempotencyKey: string | null = null;
   if (routingPath === 'agent-turn' && idempotencyKeyHeader !== undefined) {
     if (!isIdempotencyKey(idempotencyKeyHeader)) {
-      return fail(new ApiError('invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 printable ASCII characters'));
+      return err(new ApiError('invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 printable ASCII characters'));
     }
     idempotencyKey = idempotencyKeyHeader;
   }
@@ -46,9 +41,9 @@ export async function intake(
   let conversationId: string | null = null;
   if (target.kind === 'conversation') {
     const conversation = await store.getConversation(accountId, target.conversationId);
-    if (!conversation) return fail(new ApiError('conversation_not_found', 'no such conversation'));
+    if (!conversation) return err(new ApiError('conversation_not_found', 'no such conversation'));
     if (commandTable[type].conversationKind === 'group' && conversation.kind !== 'group') {
-      return fail(new ApiError('group_command_requires_group_conversation', `${type} needs a group conversation; this one is a direct message`));
+      return err(new ApiError('group_command_requires_group_conversation', `${type} needs a group conversation; this one is a direct message`));
     }
     conversationId = conversation.id;
   }
@@ -61,10 +56,10 @@ export async function intake(
     if (original) return adopted(original);
   }
   if (await store.isOutboundPaused(accountId)) {
-    return fail(unavailable('outbound_paused', 'sending is paused for this account', 30));
+    return err(unavailable('outbound_paused', 'sending is paused for this account', 30));
   }
   if (!(await store.liveLease(accountId, now))) {
-    return fail(unavailable('no_live_connector', NO_LIVE_CONNECTOR, 5));
+    return err(unavailable('no_live_connector', NO_LIVE_CONNECTOR, 5));
   }
 
   const id = services.ids.next();
@@ -76,17 +71,13 @@ export async function intake(
     );
   } catch (error) {
     services.log.error({ err: error, accountId, commandId: id }, 'command not stored');
-    return fail(new ApiError('internal', 'the command could not be stored; nothing was written'));
+    return err(new ApiError('internal', 'the command could not be stored; nothing was written'));
   }
   if (accepted.disposition === 'adopted') return adopted(accepted.command);
   services.waiters.wake(accountId);
-  return { ok: true, command: accepted.command, acknowledgement: { commandId: id, status: 'queued', disposition: 'queued' } };
+  return ok({ command: accepted.command, acknowledgement: { commandId: id, status: 'queued', disposition: 'queued' } });
 }
 
 function adopted(original: CommandRecord): IntakeResult {
-  return {
-    ok: true,
-    command: original,
-    acknowledgement: { commandId: original.id, status: original.status, disposition: 'adopted' },
-  };
+  return ok({ command: original, acknowledgement: { commandId: original.id, status: original.status, disposition: 'adopted' } });
 }

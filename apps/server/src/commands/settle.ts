@@ -7,8 +7,9 @@ import type { EventData } from '../stream/envelope.ts';
 import { streamEvent } from '../stream/platform-events.ts';
 import { leaseLost } from '../leases/leases.ts';
 import { boundErrorMessage, boundErrorPath } from './failure.ts';
+import { err, ok, type Result } from '../result.ts';
 
-export type SettleOutcome = { ok: true; command: CommandRecord } | { ok: false; error: ApiError };
+export type SettleOutcome = Result<CommandRecord, ApiError>;
 
 type Deps = Pick<Services, 'store' | 'clock' | 'hub' | 'metrics'> & { log: Pick<BaseLogger, 'info'> };
 
@@ -53,27 +54,31 @@ function settlementOf(accountId: string, epoch: number, s: BatchedSettlement, no
 
 /** The store's answer as the protocol's; counts, logs and wakes nothing (see `announce`). */
 function outcomeOf(result: SettleResult): SettleOutcome {
-  switch (result.outcome) {
+  if (result.ok) return ok(result.value.command);
+  const refusal = result.error;
+  switch (refusal.reason) {
     case 'not_found':
-      return { ok: false, error: new ApiError('command_not_found', 'no such command for this account') };
+      return err(new ApiError('command_not_found', 'no such command for this account'));
     case 'lease_lost':
-      return { ok: false, error: leaseLost() };
+      return err(leaseLost());
     case 'not_dispatched':
-      return { ok: false, error: new ApiError('not_dispatched', 'this command was not dispatched to this epoch; settle it once a dispatch poll hands it over') };
+      return err(new ApiError('not_dispatched', 'this command was not dispatched to this epoch; settle it once a dispatch poll hands it over'));
     case 'conflict':
-      return { ok: false, error: new ApiError('already_settled', `the command already settled ${result.command.status}`) };
+      return err(new ApiError('already_settled', `the command already settled ${refusal.command.status}`));
     case 'unknown_conversation':
-      return { ok: false, error: new ApiError('invalid_request', `conversation "${result.externalId}" is unknown; report conversation.appeared first`) };
-    case 'settled':
-    case 'repeated':
-      return { ok: true, command: result.command };
+      return err(new ApiError('invalid_request', `conversation "${refusal.externalId}" is unknown; report conversation.appeared first`));
   }
+}
+
+/** A settlement that wrote something (not a repetition). */
+function tookEffect(result: SettleResult): boolean {
+  return result.ok && result.value.event !== null;
 }
 
 /** A settlement that took effect: its metrics and log line. */
 function announce(services: Deps, result: SettleResult, now: number, detail: string | undefined): void {
-  if (result.outcome !== 'settled') return;
-  const c = result.command;
+  if (!result.ok || result.value.event === null) return;
+  const c = result.value.command;
   services.metrics.settlements.inc({ type: c.type, routing_path: c.routingPath, status: c.status, error_code: c.errorCode ?? '' });
   services.metrics.settleLatency.observe({ routing_path: c.routingPath }, (now - c.createdAt) / 1000);
   services.log.info({ commandId: c.id, status: c.status, errorCode: c.errorCode, errorMessage: c.errorMessage, errorPath: c.errorPath, detail }, 'command settled');
@@ -87,9 +92,9 @@ function announce(services: Deps, result: SettleResult, now: number, detail: str
 export async function settleCommand(services: Deps, accountId: string, settlement: ProtocolSettlement): Promise<SettleOutcome> {
   const now = services.clock.now();
   const s = settlementOf(accountId, settlement.epoch, settlement, now);
-  if (s instanceof ApiError) return { ok: false, error: s };
+  if (s instanceof ApiError) return err(s);
   const result = await services.store.settleCommand(s);
-  if (result.outcome === 'settled') services.hub.notify(accountId);
+  if (tookEffect(result)) services.hub.notify(accountId);
   announce(services, result, now, settlement.detail);
   return outcomeOf(result);
 }
@@ -114,7 +119,7 @@ export async function settleCommands(
   const valid = items.filter((s): s is Settlement => !(s instanceof ApiError));
   const results = valid.length === 0 ? [] : await services.store.settleCommands(valid);
   // Settled, or refused after its events were recorded: the streams may have something new.
-  if (results.some((r) => r.outcome === 'settled' || r.outcome === 'not_dispatched' || r.outcome === 'conflict')) services.hub.notify(accountId);
+  if (results.some((r) => tookEffect(r) || (!r.ok && (r.error.reason === 'not_dispatched' || r.error.reason === 'conflict')))) services.hub.notify(accountId);
   let next = 0;
   return items.map((s, i): SettlementResult => {
     const commandId = batch[i]!.commandId;
@@ -123,6 +128,6 @@ export async function settleCommands(
     announce(services, result, now, batch[i]!.detail);
     const outcome = outcomeOf(result);
     if (!outcome.ok) return { commandId, result: outcome.error.code as SettlementResult['result'], message: outcome.error.message };
-    return { commandId, result: 'settled', status: outcome.command.status as 'succeeded' | 'failed', errorCode: outcome.command.errorCode };
+    return { commandId, result: 'settled', status: outcome.value.status as 'succeeded' | 'failed', errorCode: outcome.value.errorCode };
   });
 }

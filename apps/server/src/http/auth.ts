@@ -12,9 +12,9 @@ export async function authenticate(services: Services, request: FastifyRequest, 
     replyError(reply, check.error);
     return null;
   }
-  request.accountId = check.credential.accountId;
-  request.credentialId = check.credential.id;
-  return check.credential.accountId;
+  request.accountId = check.value.accountId;
+  request.credentialId = check.value.id;
+  return check.value.accountId;
 }
 
 /**

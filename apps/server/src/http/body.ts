@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { err, ok, type Result } from '../result.ts';
 
-export type BodyResult = { ok: true; bytes: Buffer } | { ok: false; reason: 'too_large' | 'aborted' };
+export type BodyResult = Result<Buffer, 'too_large' | 'aborted'>;
 
-const TOO_LARGE: BodyResult = Object.freeze({ ok: false, reason: 'too_large' });
-const ABORTED: BodyResult = Object.freeze({ ok: false, reason: 'aborted' });
+const TOO_LARGE: BodyResult = Object.freeze(err('too_large'));
+const ABORTED: BodyResult = Object.freeze(err('aborted'));
 const EMPTY = Buffer.alloc(0);
 
 /**
@@ -31,7 +32,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<BodyResul
     };
     req.on('data', onData);
     // `on` rather than `once` (whose wrapper is an allocation a request): a second call changes nothing.
-    req.on('end', () => resolve({ ok: true, bytes: chunks ? Buffer.concat(chunks, size) : (first ?? EMPTY) }));
+    req.on('end', () => resolve(ok(chunks ? Buffer.concat(chunks, size) : (first ?? EMPTY))));
     req.on('error', () => resolve(ABORTED));
   });
 }

@@ -52,11 +52,11 @@ export function connectorRoutes(services: Services): (app: FastifyInstance) => P
       if (!body) return reply;
       const result = await acquireLease(services, request.accountId!, body);
       if (!result.ok) {
-        const { hostId, expiresAt } = result.holder;
+        const { hostId, expiresAt } = result.error.holder;
         return sendError(reply, 'lease_held', `host "${hostId}" holds the lease`, { holderHostId: hostId, expiresAt: iso(expiresAt) });
       }
-      request.log.info({ accountId: request.accountId, hostId: body.hostId, epoch: result.lease.epoch }, 'lease acquired');
-      return reply.send(leaseBody(result.lease, config.leaseTtlMs));
+      request.log.info({ accountId: request.accountId, hostId: body.hostId, epoch: result.value.epoch }, 'lease acquired');
+      return reply.send(leaseBody(result.value, config.leaseTtlMs));
     });
 
     app.post('/v1/connector/lease/renew', async (request, reply) => {
@@ -99,7 +99,7 @@ export function connectorRoutes(services: Services): (app: FastifyInstance) => P
       request.commandId = body.commandId;
       const result = await settleCommand({ ...services, log: request.log }, request.accountId!, body);
       if (!result.ok) return replyError(reply, result.error);
-      const c = result.command;
+      const c = result.value;
       return reply.send({ commandId: c.id, status: c.status as 'succeeded' | 'failed', errorCode: c.errorCode });
     });
 
@@ -116,9 +116,9 @@ export function connectorRoutes(services: Services): (app: FastifyInstance) => P
       if (!(await isLiveEpoch(services, request.accountId!, body.epoch))) return replyError(reply, leaseLost());
       const result = await recordPlatformEvents(services, request.accountId!, body.events);
       if (!result.ok) {
-        return sendError(reply, 'invalid_request', `conversation "${result.unknownConversation}" is unknown; report conversation.appeared first`);
+        return sendError(reply, 'invalid_request', `conversation "${result.error.unknownConversation}" is unknown; report conversation.appeared first`);
       }
-      return reply.send({ recorded: result.recorded });
+      return reply.send({ recorded: result.value.recorded });
     });
 
     app.put('/v1/connector/attachments/:attachmentId', async (request: FastifyRequest<{ Params: { attachmentId: string }; Querystring: Record<string, string> }>, reply) => {
@@ -134,10 +134,10 @@ export function connectorRoutes(services: Services): (app: FastifyInstance) => P
         accountId,
         fileName: query.data.fileName,
         mimeType: request.headers['content-type'] ?? 'application/octet-stream',
-        bytes: body.bytes,
+        bytes: body.value,
         createdAt: clock.now(),
       });
-      return reply.code(201).send({ attachmentId: params.data.attachmentId, byteSize: body.bytes.length });
+      return reply.code(201).send({ attachmentId: params.data.attachmentId, byteSize: body.value.length });
     });
   };
 }

@@ -24,7 +24,7 @@ export async function parseJsonBody<T extends z.ZodType>(request: FastifyRequest
     return null;
   }
   let json: unknown;
-  const text = body.bytes.toString('utf8');
+  const text = body.value.toString('utf8');
   try {
     json = JSON.parse(text);
   } catch {

@@ -46,7 +46,7 @@ function checkFields(services: Services, reply: FastifyReply, fields: { url?: st
   if (fields.url !== undefined) {
     const check = checkWebhookUrl(fields.url, services.config.webhooks.allowHosts);
     if (!check.ok) {
-      sendError(reply, 'webhook_url_refused', check.reason);
+      sendError(reply, 'webhook_url_refused', check.error);
       return false;
     }
   }

@@ -2,6 +2,7 @@ import type {
   Capability, CommandStatus, CommandType, ConversationKind, PlatformEvent, RoutingPath, SettlementCode, Target,
 } from '@switchboard/contracts';
 import type { WebhookStore } from './webhooks.ts';
+import type { Result } from '../result.ts';
 
 export type CredentialKind = 'account' | 'connector';
 
@@ -104,19 +105,31 @@ export interface LeaseRecord {
   expiresAt: number;
 }
 
-export type LeaseAcquireResult =
-  | { ok: true; lease: LeaseRecord }
-  | { ok: false; holder: LeaseRecord };
+/** The lease granted, or the live lease another host holds. */
+export type LeaseAcquireResult = Result<LeaseRecord, { holder: LeaseRecord }>;
 
-export type SettleResult =
-  | { outcome: 'settled'; command: CommandRecord; event: EventRecord }
-  | { outcome: 'repeated'; command: CommandRecord }
-  | { outcome: 'conflict'; command: CommandRecord }
-  | { outcome: 'lease_lost' }
-  | { outcome: 'not_dispatched' }
-  | { outcome: 'not_found' }
+/**
+ * A settlement that took effect, with its command.settled event; or one the epoch that settled
+ * the command repeats (a retry after a lost response), answered as the first was, `event` null:
+ * nothing was written.
+ */
+export interface Settled {
+  command: CommandRecord;
+  event: EventRecord | null;
+}
+
+/** Why a settlement was refused; nothing of it was written, its platform events aside where said. */
+export type SettleRefusal =
+  /** Settled already, differently or under another epoch (a live epoch's platform events are kept). */
+  | { reason: 'conflict'; command: CommandRecord }
+  | { reason: 'lease_lost' }
+  /** Not dispatched to this epoch (a live epoch's platform events are kept). */
+  | { reason: 'not_dispatched' }
+  | { reason: 'not_found' }
   /** The settlement's platform events name a conversation nobody announced: nothing of it was recorded. */
-  | { outcome: 'unknown_conversation'; externalId: string };
+  | { reason: 'unknown_conversation'; externalId: string };
+
+export type SettleResult = Result<Settled, SettleRefusal>;
 
 export interface Settlement {
   accountId: string;
@@ -171,9 +184,8 @@ export interface PollVoteChange {
  */
 export type PlatformEventView = (event: PlatformEvent, conversation: ConversationRecord, vote?: PollVoteChange) => NewEvent;
 
-export type PlatformEventsResult =
-  | { ok: true; recorded: number; events: EventRecord[] }
-  | { ok: false; unknownConversation: string };
+/** How many events were recorded and the stream events they implied; or the conversation no one announced. */
+export type PlatformEventsResult = Result<{ recorded: number; events: EventRecord[] }, { unknownConversation: string }>;
 
 export interface AttachmentRecord {
   id: string;

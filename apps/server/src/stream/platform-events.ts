@@ -69,6 +69,6 @@ export function streamEvent(event: PlatformEvent, conversation: ConversationReco
 export async function recordPlatformEvents(services: Pick<Services, 'store' | 'clock' | 'hub' | 'ids'>, accountId: string, events: PlatformEvent[]): Promise<PlatformEventsResult> {
   const now = services.clock.now();
   const result = await services.store.recordPlatformEvents(accountId, events, now, services.ids.next, (event, conversation, vote) => streamEvent(event, conversation, now, vote));
-  if (result.ok && result.events.length > 0) services.hub.notify(accountId);
+  if (result.ok && result.value.events.length > 0) services.hub.notify(accountId);
   return result;
 }

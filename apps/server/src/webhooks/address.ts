@@ -1,5 +1,6 @@
 import { BlockList, isIP } from 'node:net';
 import { lookup } from 'node:dns/promises';
+import { err, ok, type Result } from '../result.ts';
 
 /** Addresses no delivery may reach unless the operator allows the host: private, link-local and the like. */
 const internal = new BlockList();
@@ -49,7 +50,7 @@ export function addressAllowed(host: string, address: string, allowHosts: readon
   return !internal.check(a.address, a.family) && !loopback.check(a.address, a.family);
 }
 
-export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
+export type UrlCheck = Result<URL, string>;
 
 /** The rules a webhook URL must follow when it is stored (addresses are checked again at each attempt). */
 export function checkWebhookUrl(raw: string, allowHosts: readonly string[]): UrlCheck {
@@ -57,18 +58,18 @@ export function checkWebhookUrl(raw: string, allowHosts: readonly string[]): Url
   try {
     url = new URL(raw);
   } catch {
-    return { ok: false, reason: 'the url is not an absolute URL' };
+    return err('the url is not an absolute URL');
   }
   const host = bareHost(url);
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { ok: false, reason: 'the url must be https' };
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return err('the url must be https');
   if (url.protocol === 'http:' && !isLoopbackHost(host) && !allowHosts.includes(host)) {
-    return { ok: false, reason: 'the url must be https (http only for loopback and operator-allowed hosts)' };
+    return err('the url must be https (http only for loopback and operator-allowed hosts)');
   }
-  if (url.username || url.password) return { ok: false, reason: 'the url must not carry credentials' };
+  if (url.username || url.password) return err('the url must not carry credentials');
   if (isIP(host) !== 0 && !addressAllowed(host, host, allowHosts)) {
-    return { ok: false, reason: `${host} is a private, link-local or otherwise internal address` };
+    return err(`${host} is a private, link-local or otherwise internal address`);
   }
-  return { ok: true, url };
+  return ok(url);
 }
 
 export type Resolver = (host: string) => Promise<Array<{ address: string; family: number }>>;

@@ -85,7 +85,7 @@ export function commandEndpoint(services: Services): (req: IncomingMessage, res:
       if (type === null) return fail(req, res, line, notPercentEncoding());
       const check = await checkCredential(services, req.headers.authorization, 'account', req.socket);
       if (!check.ok) return fail(req, res, line, check.error);
-      const { credential } = check;
+      const credential = check.value;
       line.accountId = credential.accountId;
       if (method !== 'POST') {
         res.setHeader('allow', 'POST');
@@ -107,21 +107,22 @@ export function commandEndpoint(services: Services): (req: IncomingMessage, res:
       }
       const body = await readBody(req, MAX_BODY_BYTES);
       if (!body.ok) {
-        if (body.reason === 'aborted') return;
+        if (body.error === 'aborted') return;
         // Answer first, then drop the rest of the upload and close (RFC 9112 §9.6).
         res.setHeader('connection', 'close');
         return fail(req, res, line, new ApiError('body_too_large', `the body is over ${MAX_BODY_BYTES} bytes`), true);
       }
       // Decoding would turn bad bytes into U+FFFD, and the text delivered would not be the text sent.
-      if (!isUtf8(body.bytes)) return fail(req, res, line, new ApiError('body_not_object', 'the body is not valid UTF-8, so it is not JSON'));
+      if (!isUtf8(body.value)) return fail(req, res, line, new ApiError('body_not_object', 'the body is not valid UTF-8, so it is not JSON'));
 
       const header = req.headers['idempotency-key'];
-      const result = await intake(services, credential.accountId, type as CommandType, body.bytes.toString('utf8'), Array.isArray(header) ? header.join(', ') : header);
-      if (!result.ok) return fail(req, res, line, result.rejection);
-      line.commandId = result.command.id;
-      line.routingPath = result.command.routingPath;
-      metrics.commands.inc({ type, routing_path: result.command.routingPath, disposition: result.acknowledgement.disposition });
-      answer(req, res, line, 202, result.acknowledgement);
+      const result = await intake(services, credential.accountId, type as CommandType, body.value.toString('utf8'), Array.isArray(header) ? header.join(', ') : header);
+      if (!result.ok) return fail(req, res, line, result.error);
+      const { command, acknowledgement } = result.value;
+      line.commandId = command.id;
+      line.routingPath = command.routingPath;
+      metrics.commands.inc({ type, routing_path: command.routingPath, disposition: acknowledgement.disposition });
+      answer(req, res, line, 202, acknowledgement);
     } catch (error) {
       log.error({ err: error, reqId: line.reqId }, 'unhandled error');
       // Not a store failure (intake answers those itself): the command may have been stored.

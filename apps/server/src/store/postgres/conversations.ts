@@ -6,6 +6,7 @@ import { sentPoll, voteEffect } from '../rules/polls.ts';
 import { cacheChanged } from './cache.ts';
 import { insertEvents } from './events.ts';
 import type { PostgresDb, Tx } from './transaction.ts';
+import { err, ok } from '../../result.ts';
 
 export function conversations(db: PostgresDb): ConversationStore {
   return {
@@ -44,10 +45,10 @@ export function conversations(db: PostgresDb): ConversationStore {
           for (const event of events) implied.push(...await applyPlatformEvent(tx, accountId, event, at, newConversationId, view, changed));
           // The appends, the version bump (the last lock) and COMMIT go in one round trip.
           const [appended] = await Promise.all([insertEvents(tx, accountId, implied), changed.conversations && cacheChanged(tx), tx.commit()]);
-          return { ok: true, recorded: events.length, events: appended };
+          return ok({ recorded: events.length, events: appended });
         });
       } catch (error) {
-        if (error instanceof UnknownConversation) return { ok: false, unknownConversation: error.externalId };
+        if (error instanceof UnknownConversation) return err({ unknownConversation: error.externalId });
         throw error;
       } finally {
         // The version moved for the other replicas; this one drops its rows at once.

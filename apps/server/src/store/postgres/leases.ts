@@ -28,7 +28,7 @@ export function leases(db: PostgresDb): LeaseStore {
         const [row] = await tx`SELECT * FROM leases WHERE account_id = ${input.accountId} FOR UPDATE`;
         const result = acquisition(lease(row!), input, now, ttlMs);
         if (!result.ok) return result;
-        const next = result.lease;
+        const next = result.value;
         await tx`UPDATE leases SET host_id = ${next.hostId}, epoch = ${next.epoch}, os_major_version = ${next.osMajorVersion},
           capabilities = ${JSON.stringify(next.capabilities)}, acquired_at = ${next.acquiredAt}, expires_at = ${next.expiresAt} WHERE account_id = ${input.accountId}`;
         // Commands dispatched under an earlier epoch go to this one: wake its polls on every replica.

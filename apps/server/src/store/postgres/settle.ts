@@ -1,4 +1,4 @@
-import type { EventRecord, NewEvent, SettleResult, Settlement } from '../types.ts';
+import type { CommandRecord, NewEvent, SettleResult, Settlement } from '../types.ts';
 import { command, type Row } from '../rules/rows.ts';
 import { announcesConversationOf, conversationsMentioned, unknownConversation } from '../rules/platform.ts';
 import { decideSettlement, settledCommand } from '../rules/settle.ts';
@@ -7,6 +7,7 @@ import { applyPlatformEvent } from './conversations.ts';
 import { insertEvents } from './events.ts';
 import { liveEpoch } from './leases.ts';
 import type { Tx } from './transaction.ts';
+import { err, ok } from '../../result.ts';
 
 /** What the batch read and locked in its first round trip, and what it learned since. */
 interface BatchContext {
@@ -57,23 +58,23 @@ export async function settleBatch(tx: Tx, settlements: readonly Settlement[]): P
     appends: [],
     updates: [],
   };
-  /** For each settled item: its index among the results, and its command.settled among the appends. */
-  const settledAt: Array<[result: number, append: number]> = [];
-  const results: SettleResult[] = [];
-  for (const s of settlements) {
-    const result = await settleOne(tx, s, ctx);
-    if (result.outcome === 'settled') settledAt.push([results.length, ctx.appends.length - 1]);
-    results.push(result);
-  }
+  const items: Array<SettleResult | Appending> = [];
+  for (const s of settlements) items.push(await settleOne(tx, s, ctx));
   // The updates, the appends, the version bump (always the last lock, see cacheChanged) and
   // COMMIT go in one round trip.
   const [records] = await Promise.all([insertEvents(tx, accountId, ctx.appends), ...ctx.updates, ctx.changed.conversations && cacheChanged(tx), tx.commit()]);
-  for (const [r, a] of settledAt) results[r] = { ...(results[r] as Extract<SettleResult, { outcome: 'settled' }>), event: records[a]! };
+  const results = items.map((item) => ('append' in item ? ok({ command: item.command, event: records[item.append]! }) : item));
   return { results, conversationsChanged: ctx.changed.conversations };
 }
 
+/** A settled command whose command.settled is the batch's append at `append`, numbered once appended. */
+interface Appending {
+  command: CommandRecord;
+  append: number;
+}
+
 /** One settlement: read (and lock), decide (rules/settle.ts), write; its stream events go onto the batch's appends. */
-async function settleOne(tx: Tx, s: Settlement, ctx: BatchContext): Promise<SettleResult> {
+async function settleOne(tx: Tx, s: Settlement, ctx: BatchContext): Promise<SettleResult | Appending> {
   const again = ctx.handled.has(s.commandId);
   ctx.handled.add(s.commandId);
   const row = again
@@ -88,7 +89,7 @@ async function settleOne(tx: Tx, s: Settlement, ctx: BatchContext): Promise<Sett
     const { events, newConversationId, view } = s.platformEvents;
     // Conversations are never deleted, so one known now is known when its event applies.
     const unknown = unknownConversation(events, ctx.known);
-    if (unknown !== null) return { outcome: 'unknown_conversation', externalId: unknown };
+    if (unknown !== null) return err({ reason: 'unknown_conversation', externalId: unknown });
     for (const event of events) {
       ctx.appends.push(...await applyPlatformEvent(tx, s.accountId, event, s.at, newConversationId, view, ctx.changed, settling, ctx.conversations));
       if (event.type === 'conversation.appeared') ctx.known.add(event.externalId);
@@ -100,13 +101,12 @@ async function settleOne(tx: Tx, s: Settlement, ctx: BatchContext): Promise<Sett
     }
   }
   const settled = settledCommand(settling, s);
-  if (!('event' in settled)) return settled;
+  if (!settled.ok) return settled;
   // Not awaited here: it goes out pipelined with what follows, and the batch awaits it with its events.
   const update = tx`UPDATE commands SET status = ${s.status}, error_code = ${s.errorCode}, error_message = ${s.errorMessage}, error_path = ${s.errorPath},
     detail = ${s.detail}, settled_at = ${s.at} WHERE id = ${s.commandId}`.execute();
   update.catch(() => undefined);
   ctx.updates.push(update);
-  ctx.appends.push(settled.event);
-  // The event record is filled in once the batch's events are appended.
-  return { outcome: 'settled', command: settled.command, event: null as unknown as EventRecord };
+  ctx.appends.push(settled.value.event);
+  return { command: settled.value.command, append: ctx.appends.length - 1 };
 }

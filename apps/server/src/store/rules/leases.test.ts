@@ -17,15 +17,15 @@ describe('isLiveEpoch', () => {
 
 describe('acquisition', () => {
   it('the first holder gets epoch 1', () => {
-    expect(acquisition(null, asking, 5, 100)).toEqual({ ok: true, lease: { ...asking, epoch: 1, acquiredAt: 5, expiresAt: 105 } });
+    expect(acquisition(null, asking, 5, 100)).toEqual({ ok: true, value: { ...asking, epoch: 1, acquiredAt: 5, expiresAt: 105 } });
   });
 
   it('another host is refused while the lease is live, and told who holds it', () => {
-    expect(acquisition(held, asking, 999, 100)).toEqual({ ok: false, holder: held });
+    expect(acquisition(held, asking, 999, 100)).toEqual({ ok: false, error: { holder: held } });
   });
 
   it('an expired lease goes to the next epoch; the same host acquiring again also starts a new one', () => {
-    expect(acquisition(held, asking, 1_000, 100)).toEqual({ ok: true, lease: { ...asking, epoch: 3, acquiredAt: 1_000, expiresAt: 1_100 } });
-    expect(acquisition(held, { ...asking, hostId: 'h1' }, 500, 100)).toEqual({ ok: true, lease: { ...asking, hostId: 'h1', epoch: 3, acquiredAt: 500, expiresAt: 600 } });
+    expect(acquisition(held, asking, 1_000, 100)).toEqual({ ok: true, value: { ...asking, epoch: 3, acquiredAt: 1_000, expiresAt: 1_100 } });
+    expect(acquisition(held, { ...asking, hostId: 'h1' }, 500, 100)).toEqual({ ok: true, value: { ...asking, hostId: 'h1', epoch: 3, acquiredAt: 500, expiresAt: 600 } });
   });
 });

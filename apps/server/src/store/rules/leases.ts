@@ -1,4 +1,5 @@
 import type { LeaseAcquireResult, LeaseRecord } from '../types.ts';
+import { err, ok } from '../../result.ts';
 
 /** Whether `held` is the lease of `epoch`, live at `now`: the fence on every dispatch and settlement. */
 export function isLiveEpoch(held: Pick<LeaseRecord, 'epoch' | 'expiresAt'> | null, epoch: number, now: number): boolean {
@@ -10,6 +11,6 @@ export function isLiveEpoch(held: Pick<LeaseRecord, 'epoch' | 'expiresAt'> | nul
  * next epoch (the same host acquiring again, after a restart, also starts a new one).
  */
 export function acquisition(held: LeaseRecord | null, input: Omit<LeaseRecord, 'epoch' | 'acquiredAt' | 'expiresAt'>, now: number, ttlMs: number): LeaseAcquireResult {
-  if (held && held.expiresAt > now && held.hostId !== input.hostId) return { ok: false, holder: held };
-  return { ok: true, lease: { ...input, epoch: (held?.epoch ?? 0) + 1, acquiredAt: now, expiresAt: now + ttlMs } };
+  if (held && held.expiresAt > now && held.hostId !== input.hostId) return err({ holder: held });
+  return ok({ ...input, epoch: (held?.epoch ?? 0) + 1, acquiredAt: now, expiresAt: now + ttlMs });
 }

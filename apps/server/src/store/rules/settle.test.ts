@@ -19,23 +19,23 @@ function settlement(overrides: Partial<Settlement> = {}): Settlement {
 
 describe('decideSettlement', () => {
   it('not_found: no command of this account', () => {
-    expect(decideSettlement(null, settlement(), true)).toEqual({ outcome: 'not_found' });
+    expect(decideSettlement(null, settlement(), true)).toEqual({ ok: false, error: { reason: 'not_found' } });
   });
 
   it('repeated: the epoch that settled it sends the same outcome again, live or not', () => {
-    for (const live of [true, false]) expect(decideSettlement(succeeded, settlement(), live)).toEqual({ outcome: 'repeated', command: succeeded });
+    for (const live of [true, false]) expect(decideSettlement(succeeded, settlement(), live)).toEqual({ ok: true, value: { command: succeeded, event: null } });
   });
 
   it('lease_lost: an epoch that is not the live one, whatever the command', () => {
-    expect(decideSettlement(queuedCommand, settlement(), false)).toEqual({ outcome: 'lease_lost' });
-    expect(decideSettlement(succeeded, settlement({ status: 'failed', errorCode: 'invalid_target' }), false)).toEqual({ outcome: 'lease_lost' });
-    expect(decideSettlement(succeeded, settlement({ epoch: 4 }), false)).toEqual({ outcome: 'lease_lost' });
+    expect(decideSettlement(queuedCommand, settlement(), false)).toEqual({ ok: false, error: { reason: 'lease_lost' } });
+    expect(decideSettlement(succeeded, settlement({ status: 'failed', errorCode: 'invalid_target' }), false)).toEqual({ ok: false, error: { reason: 'lease_lost' } });
+    expect(decideSettlement(succeeded, settlement({ epoch: 4 }), false)).toEqual({ ok: false, error: { reason: 'lease_lost' } });
   });
 
   it('conflict: the live epoch that settled it settles it differently', () => {
-    expect(decideSettlement(succeeded, settlement({ status: 'failed', errorCode: 'invalid_target' }), true)).toEqual({ outcome: 'conflict', command: succeeded });
+    expect(decideSettlement(succeeded, settlement({ status: 'failed', errorCode: 'invalid_target' }), true)).toEqual({ ok: false, error: { reason: 'conflict', command: succeeded } });
     const failed = { ...succeeded, status: 'failed' as const, errorCode: 'stale_target' as const };
-    expect(decideSettlement(failed, settlement({ status: 'failed', errorCode: 'invalid_target' }), true)).toEqual({ outcome: 'conflict', command: failed });
+    expect(decideSettlement(failed, settlement({ status: 'failed', errorCode: 'invalid_target' }), true)).toEqual({ ok: false, error: { reason: 'conflict', command: failed } });
   });
 
   it('proceed: a live epoch, and a command it has not settled', () => {
@@ -52,7 +52,7 @@ describe('decideSettlement', () => {
       const decision = decideSettlement(current, s, live);
       if (decision === 'proceed') expect(live).toBe(true);
       const sameOutcome = current.status === s.status && current.errorCode === s.errorCode;
-      if (held !== 'queued' && dispatched === epoch && sameOutcome) expect(decision).toEqual({ outcome: 'repeated', command: current });
+      if (held !== 'queued' && dispatched === epoch && sameOutcome) expect(decision).toEqual({ ok: true, value: { command: current, event: null } });
     }));
   });
 });
@@ -62,15 +62,15 @@ describe('settledCommand', () => {
     const s = settlement({ status: 'failed', errorCode: 'payload_invalid', errorMessage: 'no text', errorPath: '/payload/text' });
     const settled = settledCommand(queuedCommand, s);
     const command = { ...queuedCommand, status: 'failed', errorCode: 'payload_invalid', errorMessage: 'no text', errorPath: '/payload/text', settledAt: 10 };
-    expect(settled).toEqual({ command, event: { type: 'command.settled', time: 10, data: { commandId: 'c1', status: 'failed' } } });
+    expect(settled).toEqual({ ok: true, value: { command, event: { type: 'command.settled', time: 10, data: { commandId: 'c1', status: 'failed' } } } });
   });
 
   it('conflict: settled already (by another epoch)', () => {
-    expect(settledCommand(succeeded, settlement({ epoch: 4 }))).toEqual({ outcome: 'conflict', command: succeeded });
+    expect(settledCommand(succeeded, settlement({ epoch: 4 }))).toEqual({ ok: false, error: { reason: 'conflict', command: succeeded } });
   });
 
   it('not_dispatched: never dispatched, or dispatched to another epoch', () => {
-    expect(settledCommand({ ...queuedCommand, dispatchEpoch: null }, settlement())).toEqual({ outcome: 'not_dispatched' });
-    expect(settledCommand(queuedCommand, settlement({ epoch: 4 }))).toEqual({ outcome: 'not_dispatched' });
+    expect(settledCommand({ ...queuedCommand, dispatchEpoch: null }, settlement())).toEqual({ ok: false, error: { reason: 'not_dispatched' } });
+    expect(settledCommand(queuedCommand, settlement({ epoch: 4 }))).toEqual({ ok: false, error: { reason: 'not_dispatched' } });
   });
 });

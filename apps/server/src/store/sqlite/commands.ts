@@ -9,6 +9,7 @@ import { insertCommands } from './accept.ts';
 import { recordPlatformEvents } from './conversations.ts';
 import { insertEvents } from './events.ts';
 import { liveEpoch } from './leases.ts';
+import { err, ok } from '../../result.ts';
 
 export function commands(db: SqliteDb): CommandStore {
   return {
@@ -110,14 +111,14 @@ function settle(db: SqliteDb, s: Settlement): SettleResult {
   if (s.platformEvents) {
     const { events, newConversationId, view } = s.platformEvents;
     const recorded = recordPlatformEvents(db, s.accountId, events, s.at, newConversationId, view);
-    if (!recorded.ok) return { outcome: 'unknown_conversation', externalId: recorded.unknownConversation };
+    if (!recorded.ok) return err({ reason: 'unknown_conversation', externalId: recorded.error.unknownConversation });
     // The conversation the command made (a group.create, a send to a new recipient) is its conversation now.
     if (announcesConversationOf(events, s.commandId)) settling = command(db.sql('SELECT * FROM commands WHERE id = ?').get(s.commandId)!);
   }
   const settled = settledCommand(settling, s);
-  if (!('event' in settled)) return settled;
+  if (!settled.ok) return settled;
   db.sql('UPDATE commands SET status = ?, error_code = ?, error_message = ?, error_path = ?, detail = ?, settled_at = ? WHERE id = ?')
     .run(s.status, s.errorCode, s.errorMessage, s.errorPath, s.detail, s.at, s.commandId);
-  const [event] = insertEvents(db, s.accountId, [settled.event]);
-  return { outcome: 'settled', command: settled.command, event: event! };
+  const [event] = insertEvents(db, s.accountId, [settled.value.event]);
+  return ok({ command: settled.value.command, event: event! });
 }

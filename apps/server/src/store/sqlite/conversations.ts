@@ -5,6 +5,7 @@ import { appearedConversation, changesConversations, platformEventEffect, Unknow
 import { sentPoll, voteEffect } from '../rules/polls.ts';
 import type { SqliteDb } from './transaction.ts';
 import { insertEvents } from './events.ts';
+import { err, ok } from '../../result.ts';
 
 export function conversations(db: SqliteDb): ConversationStore {
   return {
@@ -65,11 +66,11 @@ export function recordPlatformEvents(
     const implied = events.flatMap((event) => apply(db, accountId, event, at, newConversationId, view));
     const appended = insertEvents(db, accountId, implied);
     db.sql('RELEASE e').run();
-    return { ok: true, recorded: events.length, events: appended };
+    return ok({ recorded: events.length, events: appended });
   } catch (error) {
     db.sql('ROLLBACK TO e').run();
     db.sql('RELEASE e').run();
-    if (error instanceof UnknownConversation) return { ok: false, unknownConversation: error.externalId };
+    if (error instanceof UnknownConversation) return err({ unknownConversation: error.externalId });
     throw error;
   }
 }

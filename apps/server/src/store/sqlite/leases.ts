@@ -21,7 +21,7 @@ export function leases(db: SqliteDb): LeaseStore {
         db.cache.forget();
         const result = acquisition(heldLease(db, input.accountId), input, now, ttlMs);
         if (!result.ok) return result;
-        const next = result.lease;
+        const next = result.value;
         db.sql(
           `INSERT INTO leases (account_id, host_id, epoch, os_major_version, capabilities, acquired_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (account_id) DO UPDATE SET host_id = excluded.host_id, epoch = excluded.epoch, os_major_version = excluded.os_major_version,
