@@ -7,7 +7,7 @@ import { call, type Context } from './http.ts';
 import { parseCommand } from './parse.ts';
 import { sendRichToNewContact, type NewContact, type RichToNewContactOptions, type RichToNewContactResult } from './recipe.ts';
 import { defaultRetry, type RetryOptions } from './retry.ts';
-import { routingPathOf } from './routing.ts';
+import { routingPathOfTarget } from './routing.ts';
 import { awaitSettlement, type CommandOutcome, type SettledOptions } from './settled.ts';
 import type {
   Acknowledgement,
@@ -89,7 +89,7 @@ export class SwitchboardClient {
 
   async #command(type: CommandType, body: { target: { kind: string } }, options: AgentTurnOptions): Promise<Acknowledgement> {
     if (this.#validate) await parseCommand(type, body);
-    const path = routingPathOf(type, body.target);
+    const path = routingPathOfTarget(type, body.target);
     // Decided once, before the first attempt, so every retry carries the same key.
     const key = path === 'agent-turn' ? (options.idempotencyKey ?? this.#newKey()) : undefined;
     const { data } = await call(

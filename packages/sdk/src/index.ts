@@ -16,7 +16,7 @@ export {
   type PayloadIssue,
   type RetryGuidance,
 } from './errors.ts';
-export { routingPathOf } from './routing.ts';
+export { routingPathOf, routingPathOfTarget } from './routing.ts';
 export { parseCommand } from './parse.ts';
 export { isRetryable, type RetryOptions, type RetryPath, type Failure } from './retry.ts';
 export { SseParser, type SseMessage } from './sse.ts';

@@ -6,7 +6,10 @@ import type { CommandType, RoutingPath } from './types.ts';
  * contracts' command table (specs/openapi/switchboard.yaml, `x-routing-path`). A target kind the
  * type does not take is refused by the service; it gets the path of the type's last kind.
  */
-export function routingPathOf(type: CommandType, target: { kind: string }): RoutingPath {
+export function routingPathOfTarget(type: CommandType, target: { kind: string }): RoutingPath {
   const paths: Readonly<Record<string, RoutingPath>> = commandTable[type].routingPath;
   return pathForKind(type, target.kind) ?? Object.values(paths).at(-1)!;
 }
+
+/** @deprecated use routingPathOfTarget */
+export const routingPathOf = routingPathOfTarget;

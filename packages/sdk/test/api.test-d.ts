@@ -9,11 +9,14 @@ import {
   SwitchboardClient,
   SwitchboardError,
   parseCommand,
+  routingPathOf,
+  routingPathOfTarget,
   type Acknowledgement,
   type CommandOutcome,
   type ErrorCode,
   type Poll,
   type PollVotedEvent,
+  type RoutingPath,
   type SettlementCode,
   type StreamItem,
   type SendToConversation,
@@ -179,6 +182,13 @@ describe('command bodies built at run time', () => {
       void client.applyTapback(await parseCommand('reaction.tapback', input));
     };
     void check;
+  });
+});
+
+describe('routing paths', () => {
+  it('name the path of a command type for a target; routingPathOf stays as its deprecated alias', () => {
+    expectTypeOf(routingPathOfTarget('message.send', conversation)).toEqualTypeOf<RoutingPath>();
+    expectTypeOf(routingPathOf).toEqualTypeOf(routingPathOfTarget);
   });
 });
 

@@ -10,7 +10,7 @@ import { SimulatorDriver } from '../driver/simulator/driver.ts';
 import { directExternalId } from '../driver/simulator/platform.ts';
 import { noFaults, type FaultSettings } from '../driver/simulator/settings.ts';
 import type { Outcome, OutcomeResult } from '../driver/types.ts';
-import { Executor, settlementOf } from './executor.ts';
+import { Executor, executionOf } from './executor.ts';
 import { directTarget, dispatched, groupTarget, participantsTarget, recipientTarget } from './fixtures.test-support.ts';
 
 const everything: Capability[] = allCapabilityNames.map((name) => {
@@ -64,7 +64,7 @@ describe('settlement of driver outcomes', () => {
     ['no_message_to_react_to', 'no_message_to_react_to'],
   ])('%s settles %s, with the driver\'s reason', (result, code) => {
     const outcome = { result, detail: `why ${result}`, events: [] } as Outcome;
-    expect(settlementOf(outcome)).toMatchObject({ status: code === null ? 'succeeded' : 'failed', errorCode: code, detail: `why ${result}` });
+    expect(executionOf(outcome)).toMatchObject({ status: code === null ? 'succeeded' : 'failed', errorCode: code, detail: `why ${result}` });
   });
 });
 

@@ -27,8 +27,8 @@ const SETTLEMENT_CODE: Record<Exclude<OutcomeResult, 'confirmed'>, SettlementCod
   no_message_to_react_to: 'no_message_to_react_to',
 };
 
-/** The settlement a driver outcome stands for: only a confirmed (echoed) action succeeds. */
-export function settlementOf(outcome: Outcome): Execution {
+/** The execution (settlement and events) a driver outcome stands for: only a confirmed (echoed) action succeeds. */
+export function executionOf(outcome: Outcome): Execution {
   const replayed = outcome.replayed === true;
   const detail = outcome.detail === undefined ? {} : { detail: outcome.detail };
   if (outcome.result === 'confirmed') return { status: 'succeeded', errorCode: null, ...detail, events: outcome.events, replayed };
@@ -94,8 +94,8 @@ export class Executor {
     const action: ActionRef = { commandId: command.commandId, logicalActionId: command.logicalActionId, acceptedAt: command.acceptedAt };
     // A command dispatched again after a failover may already be done on the platform.
     const done = await this.driver.findExecuted(command.logicalActionId);
-    if (done) return settlementOf(replay(done, action));
-    return settlementOf(await this.drive(plan, action));
+    if (done) return executionOf(replay(done, action));
+    return executionOf(await this.drive(plan, action));
   }
 
   private drive(plan: Plan, action: ActionRef): Promise<Outcome> {

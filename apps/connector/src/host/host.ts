@@ -5,7 +5,7 @@ import { errorOf, isLeaseLost, NetworkError, type ConnectorClient } from '@switc
 import { Executor, type Execution } from './executor.ts';
 import { Lanes } from './lanes.ts';
 import { LeaseKeeper } from './lease.ts';
-import { MAX_BATCH_ITEMS, MAX_ITEM_EVENTS, Reporter, type SettleResult } from './report.ts';
+import { MAX_BATCH_ITEMS, MAX_ITEM_EVENTS, Reporter, type SettlementAnswer } from './report.ts';
 import { backoffDelay } from './retry.ts';
 import { sleep } from './sleep.ts';
 
@@ -69,7 +69,7 @@ export class ConnectorHost {
   private readonly log: Logger;
   private readonly keeper: LeaseKeeper;
   private readonly reporter: Reporter;
-  private readonly lanes = new Lanes();
+  private readonly lanes = new Lanes<CommandJob>();
   private readonly sessions = new Set<EpochSession>();
   private driver: Driver | null = null;
   /** False once the server answered that it takes no settlement batches (older than them). */
@@ -173,9 +173,9 @@ export class ConnectorHost {
     session.holding.add(command.commandId);
     const log = this.log.child({ commandId: command.commandId, type: command.type, routingPath: command.routingPath, logicalActionId: command.logicalActionId, epoch: session.lease.epoch });
     const job: CommandJob = { session, command, log, started: performance.now(), execution: null };
-    this.lanes.run(laneOf(command), [
-      () => this.execute(job).then(() => job),
-      { batch: (jobs) => this.finish(jobs as CommandJob[]), max: MAX_BATCH_ITEMS },
+    this.lanes.run(laneOf(command), job, [
+      (job) => this.execute(job),
+      { batch: (jobs) => this.finish(jobs), max: MAX_BATCH_ITEMS },
     ]);
     return true;
   }
@@ -230,7 +230,7 @@ export class ConnectorHost {
    * dispatched under, for every job of the conversation ready together: in one request while
    * the server takes batches, else each job's report, then its settlement.
    */
-  private async finish(jobs: CommandJob[]): Promise<undefined[]> {
+  private async finish(jobs: CommandJob[]): Promise<void> {
     const ready = jobs.filter((job) => job.execution !== null);
     for (let i = 0; i < ready.length;) {
       // One epoch per request: the jobs of one session, in order.
@@ -239,7 +239,6 @@ export class ConnectorHost {
       await this.finishTogether(ready.slice(i, end));
       i = end;
     }
-    return jobs.map(() => undefined);
   }
 
   private async finishTogether(jobs: CommandJob[]): Promise<void> {
@@ -269,7 +268,7 @@ export class ConnectorHost {
     for (const [i, job] of jobs.entries()) {
       const result = typeof results === 'string' ? 'alone' : results[i]!;
       if (result === 'alone') await alone(job);
-      else this.settled(job, result);
+      else this.applySettlementAnswer(job, result);
     }
   }
 
@@ -279,7 +278,7 @@ export class ConnectorHost {
     if (!execution) return;
     const { epoch } = session.lease;
     try {
-      this.settled(job, await this.reporter.settle(epoch, command, execution, session.ended));
+      this.applySettlementAnswer(job, await this.reporter.settle(epoch, command, execution, session.ended));
     } catch (error) {
       // Unsettled, the command is handed out again (to this epoch, or the next holder), finds the action on the platform and settles it.
       this.release(job);
@@ -287,17 +286,17 @@ export class ConnectorHost {
     }
   }
 
-  /** What the server answered a settlement: the job is done, or stays held when it was refused. */
-  private settled(job: CommandJob, settled: SettleResult): void {
+  /** Acts on the server's answer to a settlement: the job is done, or stays held when it was refused. */
+  private applySettlementAnswer(job: CommandJob, answer: SettlementAnswer): void {
     const { session, log, execution } = job;
     const ms = Math.round((performance.now() - job.started) * 10) / 10;
     // Only a refused settlement stays held: handing it out again would only be refused again.
-    if (settled !== 'rejected') session.holding.delete(job.command.commandId);
-    if (settled === 'settled') {
+    if (answer !== 'rejected') session.holding.delete(job.command.commandId);
+    if (answer === 'settled') {
       log.info({ status: execution!.status, errorCode: execution!.errorCode, detail: execution!.detail, errorPath: execution!.errorPath, ms }, 'command settled');
-    } else if (settled !== 'rejected') {
-      if (settled === 'lease_lost') this.keeper.markLost(session.lease.epoch);
-      log.warn({ error: settled, status: execution!.status, errorCode: execution!.errorCode }, 'settlement refused');
+    } else if (answer !== 'rejected') {
+      if (answer === 'lease_lost') this.keeper.markLost(session.lease.epoch);
+      log.warn({ error: answer, status: execution!.status, errorCode: execution!.errorCode }, 'settlement refused');
     }
   }
 

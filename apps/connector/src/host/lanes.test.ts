@@ -10,18 +10,18 @@ function gate() {
 
 describe('Lanes', () => {
   test('each stage takes one key\'s jobs one at a time, in the order given', async () => {
-    const lanes = new Lanes();
+    const lanes = new Lanes<string>();
     const order: string[] = [];
     const first = gate();
     const started = gate();
-    lanes.run('conversation:a', [async () => {
-      order.push('a1 start');
+    lanes.run('conversation:a', 'a1', [async (job) => {
+      order.push(`${job} start`);
       started.open();
       await first.opened;
-      order.push('a1 end');
+      order.push(`${job} end`);
     }]);
-    lanes.run('conversation:a', [async () => {
-      order.push('a2');
+    lanes.run('conversation:a', 'a2', [async (job) => {
+      order.push(job);
     }]);
     await started.opened;
     await new Promise((resolve) => setImmediate(resolve));
@@ -32,17 +32,17 @@ describe('Lanes', () => {
   });
 
   test('a job can be in a later stage while the next job of its key is in an earlier one; each stage keeps the order', async () => {
-    const lanes = new Lanes();
+    const lanes = new Lanes<number>();
     const log: string[] = [];
     const settleFirst = gate();
     const secondExecuted = gate();
-    lanes.run('conversation:a', [
-      async () => { log.push('execute 1'); return 1; },
-      async (n) => { log.push(`settle ${String(n)} start`); await settleFirst.opened; log.push(`settle ${String(n)} end`); },
+    lanes.run('conversation:a', 1, [
+      async (n) => { log.push(`execute ${n}`); },
+      async (n) => { log.push(`settle ${n} start`); await settleFirst.opened; log.push(`settle ${n} end`); },
     ]);
-    lanes.run('conversation:a', [
-      async () => { log.push('execute 2'); secondExecuted.open(); return 2; },
-      async (n) => { log.push(`settle ${String(n)}`); },
+    lanes.run('conversation:a', 2, [
+      async (n) => { log.push(`execute ${n}`); secondExecuted.open(); },
+      async (n) => { log.push(`settle ${n}`); },
     ]);
     await secondExecuted.opened;
     // The second command executed while the first was still settling; its settlement waits its turn.
@@ -53,16 +53,16 @@ describe('Lanes', () => {
   });
 
   test('jobs of different keys run side by side', async () => {
-    const lanes = new Lanes();
+    const lanes = new Lanes<string>();
     const blocked = gate();
     const ran: string[] = [];
-    lanes.run('conversation:a', [async () => {
+    lanes.run('conversation:a', 'a', [async (job) => {
       await blocked.opened;
-      ran.push('a');
+      ran.push(job);
     }]);
     const b = gate();
-    lanes.run('conversation:b', [async () => {
-      ran.push('b');
+    lanes.run('conversation:b', 'b', [async (job) => {
+      ran.push(job);
       b.open();
     }]);
     await b.opened;
@@ -76,19 +76,19 @@ describe('Lanes', () => {
   });
 
   test('a stage that rejects skips its job\'s later stages and does not hold up the next job', async () => {
-    const lanes = new Lanes();
+    const lanes = new Lanes<string>();
     const ran: string[] = [];
-    lanes.run('k', [async () => { throw new Error('boom'); }, async () => { ran.push('never'); }]);
-    lanes.run('k', [async () => { ran.push('next execute'); }, async () => { ran.push('next settle'); }]);
+    lanes.run('k', 'first', [async () => { throw new Error('boom'); }, async (job) => { ran.push(`${job} never`); }]);
+    lanes.run('k', 'next', [async (job) => { ran.push(`${job} execute`); }, async (job) => { ran.push(`${job} settle`); }]);
     await lanes.idle();
     expect(ran).toEqual(['next execute', 'next settle']);
   });
 
   test('below(limit) waits until fewer than limit jobs are outstanding', async () => {
-    const lanes = new Lanes();
+    const lanes = new Lanes<number>();
     const gates = [gate(), gate()];
-    lanes.run('x', [() => gates[0]!.opened]);
-    lanes.run('y', [() => gates[1]!.opened]);
+    lanes.run('x', 0, [(i) => gates[i]!.opened]);
+    lanes.run('y', 1, [(i) => gates[i]!.opened]);
     let roomForTwo = false;
     const waiting = lanes.below(2).then(() => (roomForTwo = true));
     await new Promise((resolve) => setImmediate(resolve));
@@ -101,38 +101,41 @@ describe('Lanes', () => {
   });
 
   test('a batch stage takes, in order, every job of its key waiting for it while the previous batch ran', async () => {
-    const lanes = new Lanes();
+    interface Job { n: number; settled?: string }
+    const lanes = new Lanes<Job>();
     const batches: number[][] = [];
     const firstBatch = gate();
     const stage = {
       max: 3,
-      batch: async (inputs: unknown[]) => {
-        batches.push(inputs as number[]);
+      batch: async (jobs: Job[]) => {
+        batches.push(jobs.map((job) => job.n));
         if (batches.length === 1) await firstBatch.opened;
-        return inputs.map((n) => `settled ${String(n)}`);
+        for (const job of jobs) job.settled = `settled ${job.n}`;
       },
     };
     const outputs: unknown[] = [];
-    for (const n of [1, 2, 3, 4, 5]) lanes.run('conversation:a', [async () => n, stage, async (out) => { outputs.push(out); }]);
-    lanes.run('conversation:b', [async () => 9, stage]);
+    const execute = async () => undefined;
+    for (const n of [1, 2, 3, 4, 5]) lanes.run('conversation:a', { n }, [execute, stage, async (job) => { outputs.push(job.settled); }]);
+    lanes.run('conversation:b', { n: 9 }, [execute, stage]);
     await new Promise((resolve) => setImmediate(resolve));
     // 1 went alone; 2 to 5 executed meanwhile and wait; another key does not wait for this one.
     expect(batches).toEqual([[1], [9]]);
     firstBatch.open();
     await lanes.idle();
-    // At most `max` at once, in dispatch order; each job gets its own output.
+    // At most `max` at once, in dispatch order; each job keeps its own result.
     expect(batches).toEqual([[1], [9], [2, 3, 4], [5]]);
     expect(outputs).toEqual(['settled 1', 'settled 2', 'settled 3', 'settled 4', 'settled 5']);
   });
 
   test('a batch that rejects skips the later stages of its jobs only', async () => {
-    const lanes = new Lanes();
+    const lanes = new Lanes<number>();
     const ran: string[] = [];
     let calls = 0;
-    const stage = { max: 10, batch: async (inputs: unknown[]) => { if (calls++ === 0) throw new Error('boom'); return inputs; } };
-    lanes.run('k', [async () => 1, stage, async () => { ran.push('never'); }]);
+    const stage = { max: 10, batch: async () => { if (calls++ === 0) throw new Error('boom'); } };
+    const execute = async () => undefined;
+    lanes.run('k', 1, [execute, stage, async (n) => { ran.push(`after ${n}`); }]);
     await new Promise((resolve) => setImmediate(resolve));
-    lanes.run('k', [async () => 2, stage, async (n) => { ran.push(`after ${String(n)}`); }]);
+    lanes.run('k', 2, [execute, stage, async (n) => { ran.push(`after ${n}`); }]);
     await lanes.idle();
     expect(ran).toEqual(['after 2']);
   });

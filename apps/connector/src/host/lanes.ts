@@ -1,24 +1,24 @@
-/** One step of a job; it gets what the previous step returned. */
-export type Stage = (input: unknown) => Promise<unknown>;
+/** One step of a job; what it finds out, it keeps on the job for the steps after it. */
+export type Stage<Job> = (job: Job) => Promise<void>;
 
 /**
  * A step that takes every job of a key waiting for it at once (at most `max`), in the order
- * given, and answers one output per input: what is ready together goes in one request.
+ * given: what is ready together goes in one request.
  */
-export interface BatchStage {
-  batch: (inputs: unknown[]) => Promise<unknown[]>;
+export interface BatchStage<Job> {
+  batch: (jobs: Job[]) => Promise<void>;
   max: number;
 }
 
-interface Waiting {
-  input: unknown;
-  resolve: (output: unknown) => void;
+interface Waiting<Job> {
+  job: Job;
+  resolve: () => void;
   reject: (error: unknown) => void;
 }
 
 /** A key's jobs waiting for a batch stage, and whether a batch of them is under way. */
-interface BatchQueue {
-  waiting: Waiting[];
+interface BatchQueue<Job> {
+  waiting: Array<Waiting<Job>>;
   busy: boolean;
 }
 
@@ -31,9 +31,9 @@ interface BatchQueue {
  * settlement. Jobs with different keys run side by side. It counts what is outstanding so the
  * dispatch loop takes no more work than the host has room for.
  */
-export class Lanes {
-  private readonly tails = new Map<string, Array<Promise<unknown>>>();
-  private readonly queues = new Map<string, BatchQueue>();
+export class Lanes<Job> {
+  private readonly tails = new Map<string, Array<Promise<void>>>();
+  private readonly queues = new Map<string, BatchQueue<Job>>();
   private count = 0;
   private waiters: Array<() => void> = [];
 
@@ -46,18 +46,18 @@ export class Lanes {
    * Queues a job behind the key's earlier jobs, stage by stage. Stages handle their own errors; if
    * one rejects anyway, the job's later stages are skipped and the key's next job is not held up.
    */
-  run(key: string, stages: ReadonlyArray<Stage | BatchStage>): void {
+  run(key: string, job: Job, stages: ReadonlyArray<Stage<Job> | BatchStage<Job>>): void {
     this.count++;
     const tails = this.tails.get(key) ?? [];
     this.tails.set(key, tails);
-    let previous: Promise<unknown> = Promise.resolve(undefined);
+    let previous: Promise<void> = Promise.resolve();
     stages.forEach((stage, i) => {
-      const input = previous;
-      // A batch stage's input settles after the previous job's (the stage before is in order), so
-      // jobs join its queue in order; a plain stage waits for the previous job's turn in it.
+      const before = previous;
+      // A job's stage before a batch stage ends after the previous job's (the stage before is in
+      // order), so jobs join its queue in order; a plain stage waits for the previous job's turn in it.
       const current = typeof stage === 'function'
-        ? Promise.all([tails[i], input]).then(([, value]) => stage(value))
-        : input.then((value) => this.join(`${i}:${key}`, stage, value));
+        ? Promise.all([tails[i], before]).then(() => stage(job))
+        : before.then(() => this.join(`${i}:${key}`, stage, job));
       tails[i] = current.catch(() => undefined);
       previous = current;
     });
@@ -71,17 +71,17 @@ export class Lanes {
     });
   }
 
-  /** Waits in the key's queue of a batch stage; resolves with this input's output. */
-  private join(queueKey: string, stage: BatchStage, input: unknown): Promise<unknown> {
+  /** Waits in the key's queue of a batch stage; resolves once the batch that took the job is done. */
+  private join(queueKey: string, stage: BatchStage<Job>, job: Job): Promise<void> {
     let queue = this.queues.get(queueKey);
     if (!queue) this.queues.set(queueKey, (queue = { waiting: [], busy: false }));
-    const joined = new Promise((resolve, reject) => queue.waiting.push({ input, resolve, reject }));
+    const joined = new Promise<void>((resolve, reject) => queue.waiting.push({ job, resolve, reject }));
     this.pump(queueKey, queue, stage);
     return joined;
   }
 
   /** Runs the next batch of the queue unless one is under way. */
-  private pump(queueKey: string, queue: BatchQueue, stage: BatchStage): void {
+  private pump(queueKey: string, queue: BatchQueue<Job>, stage: BatchStage<Job>): void {
     if (queue.busy) return;
     if (queue.waiting.length === 0) {
       this.queues.delete(queueKey);
@@ -89,8 +89,8 @@ export class Lanes {
     }
     queue.busy = true;
     const taken = queue.waiting.splice(0, stage.max);
-    void stage.batch(taken.map((w) => w.input)).then(
-      (outputs) => taken.forEach((w, i) => w.resolve(outputs[i])),
+    void stage.batch(taken.map((w) => w.job)).then(
+      () => taken.forEach((w) => w.resolve()),
       (error: unknown) => taken.forEach((w) => w.reject(error)),
     ).finally(() => {
       queue.busy = false;

@@ -7,9 +7,10 @@ import { retrying } from './retry.ts';
 import { withoutNul } from './text.ts';
 
 export type ReportResult = 'recorded' | 'lease_lost' | 'rejected';
-export type SettleResult = 'settled' | 'lease_lost' | 'already_settled' | 'not_dispatched' | 'rejected';
+/** The server's answer to a settlement. */
+export type SettlementAnswer = 'settled' | 'lease_lost' | 'already_settled' | 'not_dispatched' | 'rejected';
 /** A batch item's result; `alone` when the server refused the item as it was sent (it is tried again on its own). */
-export type BatchItemResult = SettleResult | 'alone';
+export type BatchItemResult = SettlementAnswer | 'alone';
 
 /** The most items a settlement batch takes, and the most platform events one item carries (specs/openapi/connector.yaml). */
 export const MAX_BATCH_ITEMS = 100;
@@ -117,7 +118,7 @@ export class Reporter {
     });
   }
 
-  async settle(epoch: number, command: DispatchedCommand, execution: Execution, until: AbortSignal): Promise<SettleResult> {
+  async settle(epoch: number, command: DispatchedCommand, execution: Execution, until: AbortSignal): Promise<SettlementAnswer> {
     const answer = await this.retry('settlement', until, () =>
       this.client.settle({ epoch, commandId: command.commandId, status: execution.status, errorCode: execution.errorCode, ...withoutNul(why(execution)) }),
     );

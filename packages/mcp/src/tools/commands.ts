@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { schemas } from '@switchboard/contracts';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
-  routingPathOf,
+  routingPathOfTarget,
   SwitchboardNetworkError,
   UnexpectedResponseError,
   type Acknowledgement,
@@ -215,7 +215,7 @@ async function sendOnce(send: () => Promise<Acknowledgement>): Promise<{ ack: Ac
 }
 
 function isAgentTurn(tool: CommandTool): boolean {
-  return routingPathOf(tool.type, tool.toTarget({})) === 'agent-turn';
+  return routingPathOfTarget(tool.type, tool.toTarget({})) === 'agent-turn';
 }
 
 export function registerCommandTools(server: McpServer, ctx: Context, windowMs: number): void {
@@ -233,7 +233,7 @@ export function registerCommandTools(server: McpServer, ctx: Context, windowMs: 
         ctx.run(tool.name, async () => {
           const target = tool.toTarget(args);
           const body = { target, payload: args.payload };
-          const path = routingPathOf(tool.type, target);
+          const path = routingPathOfTarget(tool.type, target);
           const key = path === 'agent-turn' ? ((args.idempotencyKey as string | undefined) ?? ctx.keys.keyOf(tool.name, body)) : undefined;
           const sent = key === undefined ? await sendOnce(() => tool.send(ctx.client, body, key)) : { ack: await tool.send(ctx.client, body, key) };
           if ('lost' in sent) return sent.lost;

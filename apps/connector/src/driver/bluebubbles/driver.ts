@@ -14,6 +14,7 @@ import type {
   ReportableEvent,
   Tapback,
 } from '../types.ts';
+import { fail, isOutcome, RECORDED_RESULTS } from '../outcome.ts';
 import { BlueBubblesApi, BlueBubblesUnreachable, describe, type BbAnswer } from './api.ts';
 import type { ServerAbilities } from './capabilities.ts';
 import { Chats, type ChatInfo } from './chats.ts';
@@ -28,14 +29,9 @@ export interface BlueBubblesContext {
   abilities: ServerAbilities;
 }
 
-/** Recorded outcomes: the action happened on the platform (or may have), so it is never done again. */
-const RECORDED: ReadonlySet<OutcomeResult> = new Set(['confirmed', 'accepted_no_echo']);
 /** Between the Mac's clock (dateCreated) and the server's (acceptedAt). */
 const CLOCK_SLACK_MS = 5_000;
 const RECENT = 50;
-
-const fail = (result: OutcomeResult, detail: string): Outcome => ({ result, detail, events: [] });
-const isOutcome = (value: unknown): value is Outcome => typeof value === 'object' && value !== null && 'result' in value && 'events' in value;
 
 /** What to send through POST /api/v1/message/text. */
 interface TextSend {
@@ -77,7 +73,7 @@ export class BlueBubblesDriver implements Driver {
   }
 
   private done(action: ActionRef, outcome: Outcome, messageGuid?: string): Outcome {
-    if (RECORDED.has(outcome.result)) this.journal.record(action.logicalActionId, action.commandId, this.context.hostId, outcome, messageGuid);
+    if (RECORDED_RESULTS.has(outcome.result)) this.journal.record(action.logicalActionId, action.commandId, this.context.hostId, outcome, messageGuid);
     return outcome;
   }
 

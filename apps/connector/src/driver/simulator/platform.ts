@@ -14,13 +14,13 @@ import type {
   MessageReceived,
   MessageSent,
   Outcome,
-  OutcomeResult,
   OutgoingContent,
   ParticipantsChanged,
   PollVoted,
   ReportableEvent,
   Tapback,
 } from '../types.ts';
+import { fail, isOutcome, RECORDED_RESULTS } from '../outcome.ts';
 import { replay } from '../replay.ts';
 import { migrate } from './schema.ts';
 
@@ -112,16 +112,6 @@ export const directExternalId = (address: string) => `sim;-;${address}`;
 const newGroupExternalId = () => `sim;+;chat${randomUUID().replaceAll('-', '').slice(0, 20)}`;
 const newMessageId = () => randomUUID().toUpperCase();
 const newAttachmentId = () => `att_${randomUUID().replaceAll('-', '')}`;
-
-const RECORDED: ReadonlySet<OutcomeResult> = new Set(['confirmed', 'accepted_no_echo']);
-
-function fail(result: OutcomeResult, detail: string): Outcome {
-  return { result, detail, events: [] };
-}
-
-function isOutcome(value: unknown): value is Outcome {
-  return typeof value === 'object' && value !== null && 'result' in value && 'events' in value;
-}
 
 /**
  * The simulated messaging platform: conversations, participants, messages and delivery, kept in
@@ -239,7 +229,7 @@ export class SimulatedPlatform {
       const done = this.execution(action.logicalActionId);
       if (done) return replay(done, action);
       const outcome = body();
-      if (RECORDED.has(outcome.result)) {
+      if (RECORDED_RESULTS.has(outcome.result)) {
         this.sql('INSERT INTO executions (account, logical_action_id, command_id, host_id, outcome, executed_at) VALUES (?, ?, ?, ?, ?, ?)')
           .run(this.account, action.logicalActionId, action.commandId, hostId, JSON.stringify(outcome), this.now());
       }
@@ -501,11 +491,6 @@ export class SimulatedPlatform {
   }
 
   /**
-   * Someone else renames the group or changes its members. A membership change counts like the
-   * account's own (commands resolved before it are stale), but only the account's own
-   * add_participant leaves the group stale until the next message.
-   */
-  /**
    * The account changed a group's photo from another of its devices: a row in the group and
    * nothing on the feed, since the simulator keeps no photos.
    */
@@ -516,6 +501,11 @@ export class SimulatedPlatform {
     });
   }
 
+  /**
+   * Someone else renames the group or changes its members. A membership change counts like the
+   * account's own (commands resolved before it are stale), but only the account's own
+   * add_participant leaves the group stale until the next message.
+   */
   changeGroup(input: GroupChangeInput): void {
     this.transaction(() => {
       const target = this.conversation(input.conversationExternalId);
