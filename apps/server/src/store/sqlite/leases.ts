@@ -11,7 +11,8 @@ export function heldLease(db: SqliteDb, accountId: string): LeaseRecord | null {
 
 /** The fence, inside a write: the lease of `epoch` is the live one at `now`. */
 export function liveEpoch(db: SqliteDb, accountId: string, epoch: number, now: number): boolean {
-  return isLiveEpoch(heldLease(db, accountId), epoch, now);
+  const held = db.sql('SELECT epoch, expires_at FROM leases WHERE account_id = ?').get(accountId);
+  return isLiveEpoch(held ? { epoch: Number(held.epoch), expiresAt: Number(held.expires_at) } : null, epoch, now);
 }
 
 export function leases(db: SqliteDb): LeaseStore {
