@@ -1,8 +1,8 @@
 // The README's quick start walked as a new user walks it, with the commands read from README.md
-// itself: the start command in a terminal, every curl and CLI example in order, a restart, and
-// Ctrl-C. A changed README command is the command this test runs.
+// and the guides in docs/ themselves: the start command in a terminal, every curl and CLI example
+// in order, a restart, and Ctrl-C. A changed documented command is the command this test runs.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { commandsOf, documentedCommands, type Step } from './readme.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
+const guide = (name: string) => readFileSync(join(root, 'docs', name), 'utf8');
 const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-readme-'));
 const started: ChildProcess[] = [];
 const terminals: ChildProcess[] = [];
@@ -130,7 +131,14 @@ describe('the README quick start, as written', () => {
     const env = { ...process.env, SWITCHBOARD_DATA_DIR: dataDir, SWITCHBOARD_PORT: String(port), NO_COLOR: '1' };
     const asWritten = (command: string) => command.replaceAll(/(^|\s)\.switchboard\//g, `$1${dataDir}/`);
     const quickStart = commandsOf(readme, 'Quick start');
-    const operating = commandsOf(readme, 'Operating it');
+    const operating = commandsOf(guide('operating.md'), 'The operator CLI');
+    // The guides' examples, on the same service, after the quick start's.
+    const guides = [
+      ...commandsOf(guide('sending-and-reading.md'), 'Sending'),
+      ...commandsOf(guide('sending-and-reading.md'), 'Reading'),
+      ...commandsOf(guide('stream-and-webhooks.md'), 'The stream'),
+      ...commandsOf(guide('stream-and-webhooks.md'), 'Webhooks'),
+    ];
 
     // The first command: install, then start. The install half is CI's own first line (.ci/run),
     // already run by the time this test runs; running it again while other suites run is unsafe.
@@ -230,13 +238,20 @@ describe('the README quick start, as written', () => {
         else expect(ack, command).toMatchObject({ status: 'queued', disposition: 'queued' });
         if (key) ids.set(key, ack.commandId);
         values.commandId ??= ack.commandId;
+        // A poll's id is the commandId of the send that made it.
+        if (command.includes('\\"kind\\":\\"poll\\"')) values.pollId = ack.commandId;
         // What the README says it settles as, else succeeded.
         const claim = /settles failed \((\w+)\)/.exec(comment);
         const settled = await stream.next((e) => e.type === 'command.settled' && e.data.commandId === ack.commandId, `settlement of ${command}`);
         expect(settled.data, command).toMatchObject(claim ? { status: 'failed', errorCode: claim[1] } : { status: 'succeeded', errorCode: null });
+      } else if (/^curl -s -X POST "\$SWITCHBOARD_URL\/v1\/webhook-endpoints"/.test(command)) {
+        expect(statusOf(run.headers()), command).toBe(201);
+        expect(JSON.parse(stdout), command).toMatchObject({ id: expect.any(String), secret: expect.stringMatching(/^whsec_/) });
       } else if (/^curl /.test(command)) {
         expect(statusOf(run.headers()), command).toBe(200);
         const body = JSON.parse(stdout) as Record<string, any>;
+        if (command.includes('/v1/polls/')) expect(body).toMatchObject({ pollId: values.pollId, question: 'Lunch on Friday?' });
+        if (command.includes('/v1/capabilities')) expect(body).toMatchObject({ hostId: 'demo-host' });
         if (command.includes('/v1/commands/')) expect(body).toMatchObject({ commandId: values.commandId, status: 'succeeded' });
         if (command.includes('/v1/events?after=0')) expect(body.events.length).toBeGreaterThan(0);
         if (command.includes('/v1/events?after=now')) expect(body).toMatchObject({ events: [], nextAfter: expect.stringMatching(/^[1-9]\d*$/) });
@@ -244,6 +259,8 @@ describe('the README quick start, as written', () => {
         // Someone wrote on the simulated platform: an agent sees it on the stream.
         const written = JSON.parse(stdout.slice(stdout.indexOf('{'))) as { messageExternalId: string };
         await stream.next((e) => e.type === 'message.received' && e.data.messageExternalId === written.messageExternalId, 'the injected message');
+        // What a later command names the message by.
+        values.messageExternalId = written.messageExternalId;
       } else if (/ --json$/.test(command)) {
         expect(() => JSON.parse(stdout), `stdout of ${command} is JSON alone`).not.toThrow();
       } else if (/ keys create acme/.test(command)) {
@@ -270,6 +287,9 @@ describe('the README quick start, as written', () => {
       await walk(step);
     }
     for (const step of operating) await walk(step);
+    for (const step of guides) await walk(step);
+    expect(guides.length).toBeGreaterThanOrEqual(15);
+    for (const step of [...operating, ...guides]) expect(ran).toContain(step.command);
     expect(ran.filter((c) => c.startsWith('curl')).length).toBeGreaterThanOrEqual(10);
     expect(ran.filter((c) => / switchboard /.test(c)).length).toBeGreaterThanOrEqual(10);
 
@@ -291,7 +311,10 @@ describe('the README quick start, as written', () => {
   });
 
   it('documents every command with the pinned runtime: no bare node (an older one cannot run .ts) and no bare pnpm', () => {
-    const readmes = ['README.md', 'packages/sdk/README.md', 'packages/mcp/README.md', 'apps/connector/README.md', 'apps/connector/src/driver/bluebubbles/README.md'];
+    const readmes = [
+      'README.md', ...readdirSync(join(root, 'docs')).map((name) => `docs/${name}`),
+      'packages/sdk/README.md', 'packages/mcp/README.md', 'apps/connector/README.md', 'apps/connector/src/driver/bluebubbles/README.md',
+    ];
     const offenders = readmes.flatMap((file) =>
       documentedCommands(readFileSync(join(root, file), 'utf8'))
         .filter((command) => /^(?:\w+=\S+\s+)*(?:node|pnpm|switchboard|switchboard-connector)\s/.test(command))
