@@ -1,7 +1,9 @@
 // `pnpm run docs:check`: opens the API reference in headless Chromium (Debian's `chromium`, or
 // CHROMIUM=path) from the built server's /docs and from the file `pnpm run docs` writes, and fails
-// unless each page renders every command operation with no request leaving its origin and no
-// error in the console. Run by CI; the test command needs no browser.
+// unless each page opens with the operations (the introduction above them, the long sections
+// after them), renders every command operation, asks for nothing outside its origin (not even
+// what its policy would refuse) and logs no error to the console. Run by CI; the test command
+// needs no browser.
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +17,11 @@ const openapi = JSON.parse(readFileSync(join(root, 'packages/contracts/src/gener
 const commandOperations: string[] = Object.entries(openapi.paths as Record<string, Record<string, { summary: string }>>)
   .filter(([path]) => /^\/v1\/commands\/[a-z_]+\.[a-z_]+$/.test(path))
   .map(([, item]) => item.post!.summary);
+// The tags operations are filed under: Redoc renders each as a section `tag/<name>` (these names
+// are single words, which Redoc's slug leaves as they are).
+const operationTags = new Set(
+  Object.values(openapi.paths as Record<string, Record<string, { tags?: string[] }>>).flatMap((item) => Object.values(item).flatMap((operation) => operation.tags ?? [])),
+);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-docs-'));
 const server = spawn(process.execPath, [join(root, 'apps/server/dist/main.js')], {
@@ -63,10 +70,13 @@ try {
     await page.waitForFunction(rendered, { timeout: 20_000 }).catch(() => {
       problems.push(`did not render every command operation (${commandOperations.join(', ')})`);
     });
-    for (const target of foreign) if (!blocked.includes(target)) problems.push(`left its origin: ${target}`);
+    // The first section after the introduction: one of the operations' tags, not a heading of
+    // info.description nor a tag of prose alone (x-traitTag).
+    const first = (await page.evaluate(`document.querySelector('[data-section-id]')?.getAttribute('data-section-id') ?? null`)) as string | null;
+    if (!first || !/^tag\/[^/]+$/.test(first) || !operationTags.has(first.slice('tag/'.length))) problems.push(`opens with ${first ?? 'nothing'}, not with the operations`);
+    for (const target of new Set([...foreign, ...blocked])) problems.push(`asked for ${target}, outside its origin${blocked.includes(target) ? " (the page's policy refused it)" : ''}`);
     console.log(`${problems.length ? 'FAIL' : 'ok  '} ${address.startsWith('file:') ? 'static file' : '/docs'}: ${commandOperations.length} command operations`);
     for (const problem of problems) console.log(`     ${problem}`);
-    for (const target of blocked) console.log(`     refused by the page's policy, as meant: ${target}`);
     failures += problems.length;
     await page.close();
   }

@@ -59,5 +59,5 @@ export type StreamEventType = Events['EventType'];
 export type CommandSettledEvent = Events['CommandSettledEvent'];
 export type StreamReset = Events['StreamReset'];
 
-/** The seven command types, in the seed's order. */
+/** The seven command types, in the service specification's order. */
 export const commandTypes: readonly CommandType[] = zCommandType.options;

@@ -11,13 +11,17 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send text, rich text, a link, a poll or media
+         * Send text, rich text, a link or a poll
          * @description With a conversation target the command takes the agent-turn path and honours
          *     `Idempotency-Key`. With a recipient target it takes the admin path, ignores the key, and
          *     forwards `payload.text` only: every other payload key is discarded before the command is
          *     stored, silently (a `rich_text` with an `effect` delivers the bare text). To send rich
          *     content to a new contact, send plain text first, wait for `conversation.appeared` on the
          *     stream, then send into that conversation.
+         *
+         *     The payload's `attachment` and `sticker` kinds are in the schema but cannot be used yet:
+         *     they need a `transferId`, and no endpoint produces one, so such a command settles `failed`
+         *     with `transfer_unavailable`.
          */
         post: operations["sendMessage"];
         delete?: never;
@@ -178,11 +182,12 @@ export interface paths {
         /**
          * A command's current status and settlement
          * @description A command type's path takes POST only: GET of it is 405 `method_not_allowed` with
-         *     `Allow: POST`, as the seed has every method but POST there. Any other segment that is not
-         *     a UUID names no command: 404 `command_not_found`, like an unknown commandId. A command
-         *     dropped by retention (30 days after it settled, by default; never while `queued`) answers
-         *     the same 404 `command_not_found` (see "Retention"). A `failed` command says why in
-         *     `errorMessage` and `errorPath`, for people; `errorCode` is the field to branch on.
+         *     `Allow: POST`, as the service specification has every method but POST there. Any other
+         *     segment that is not a UUID names no command: 404 `command_not_found`, like an unknown
+         *     commandId. A command dropped by retention (30 days after it settled, by default; never
+         *     while `queued`) answers the same 404 `command_not_found` (see "Retention"). A `failed`
+         *     command says why in `errorMessage` and `errorPath`, for people; `errorCode` is the field to
+         *     branch on.
          */
         get: operations["getCommand"];
         /**
@@ -499,14 +504,14 @@ export interface components {
          */
         ErrorCode: "body_too_large" | "body_too_deep" | "body_not_object" | "target_and_payload_required" | "unsupported_target" | "invalid_conversationId" | "recipient_send_requires_recipientExternalId_and_text" | "group_create_requires_participantExternalIds" | "invalid_idempotency_key" | "group_command_requires_group_conversation" | "invalid_query" | "bad_request" | "unauthenticated" | "unknown_command" | "conversation_not_found" | "command_not_found" | "attachment_not_found" | "poll_not_found" | "not_found" | "method_not_allowed" | "request_timeout" | "cursor_expired" | "unsupported_media_type" | "invalid_recipient_address" | "invalid_participant_address" | "rate_limited" | "too_many_streams" | "headers_too_large" | "invalid_body" | "webhook_endpoint_not_found" | "webhook_endpoint_limit" | "webhook_url_refused" | "internal" | "not_implemented" | "no_live_connector" | "outbound_paused";
         /**
-         * @description The `errorCode` of a `failed` command event. The first seven are the seed's; the rest are
-         *     ours, for failures the seed leaves without a code. Two of the seed's also settle commands
-         *     beyond the ones its table names, where their meaning is the failure's:
-         *     `capability_constraint_violation` any command whose capability the host does not declare,
-         *     and `invalid_target` any command whose target the platform does not have as the command
-         *     needs it (no such conversation or message, a group the account has left, a conversation of
-         *     the other kind). A second code with the same meaning would make clients match two for one
-         *     failure.
+         * @description The `errorCode` of a `failed` command event. The first seven are the service
+         *     specification's; the rest are Switchboard's own, for failures the specification leaves
+         *     without a code. Two of the specification's also settle commands beyond the ones its table
+         *     names, where their meaning is the failure's: `capability_constraint_violation` any command
+         *     whose capability the host does not declare, and `invalid_target` any command whose target
+         *     the platform does not have as the command needs it (no such conversation or message, a group
+         *     the account has left, a conversation of the other kind). A second code with the same meaning
+         *     would make clients match two for one failure.
          */
         SettlementCode: "stale_target" | "invalid_target" | "gateway_rejected" | "send_returned_not_ok" | "accepted_echo_unconfirmed" | "group_update_unverified" | "capability_constraint_violation" | "payload_invalid" | "transfer_unavailable" | "no_message_to_react_to" | "direct_conversation_required";
         CommandBadRequest: {
@@ -719,7 +724,7 @@ export interface components {
          */
         WebhookEventTypes: string[] | null;
         WebhookEndpointCreate: {
-            /** @description Where deliveries are POSTed (see "Webhooks" for the URLs allowed). */
+            /** @description Where deliveries are POSTed (see "Webhook delivery" for the URLs allowed). */
             url: string;
             eventTypes?: components["schemas"]["WebhookEventTypes"];
             description?: string | null;
@@ -1333,7 +1338,7 @@ export interface components {
                 "application/json": components["schemas"]["InvalidBodyError"];
             };
         };
-        /** @description The URL is not one deliveries may go to (see "Webhooks"). */
+        /** @description The URL is not one deliveries may go to (see "Webhook delivery"). */
         WebhookUrlRefused: {
             headers: {
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -1376,11 +1381,11 @@ export interface components {
         IdempotencyKey: string;
         /**
          * @description message.send routes by target, so what the server does with the key depends on the body,
-         *     which a header schema cannot see. With a conversation target (agent-turn) it is honoured
-         *     and checked: 1-255 printable ASCII characters (`^[\x21-\x7E]+$`), else 400
+         *     which a header schema cannot see. With a conversation target (agent-turn) it is honoured and
+         *     checked: 1-255 printable ASCII characters (`^[\x21-\x7E]+$`), else 400
          *     `invalid_idempotency_key`; a known key returns 202 `adopted`. With a recipient target
-         *     (admin) it is accepted unchecked and ignored, as the seed says, so the schema allows any
-         *     value.
+         *     (admin) it is accepted unchecked and ignored, as the service specification says, so the
+         *     schema allows any value.
          */
         IdempotencyKeyByTarget: string;
         /**
@@ -1420,11 +1425,11 @@ export interface operations {
             header?: {
                 /**
                  * @description message.send routes by target, so what the server does with the key depends on the body,
-                 *     which a header schema cannot see. With a conversation target (agent-turn) it is honoured
-                 *     and checked: 1-255 printable ASCII characters (`^[\x21-\x7E]+$`), else 400
+                 *     which a header schema cannot see. With a conversation target (agent-turn) it is honoured and
+                 *     checked: 1-255 printable ASCII characters (`^[\x21-\x7E]+$`), else 400
                  *     `invalid_idempotency_key`; a known key returns 202 `adopted`. With a recipient target
-                 *     (admin) it is accepted unchecked and ignored, as the seed says, so the schema allows any
-                 *     value.
+                 *     (admin) it is accepted unchecked and ignored, as the service specification says, so the
+                 *     schema allows any value.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKeyByTarget"];
             };

@@ -48,14 +48,14 @@ export const zErrorCode = z.union([
 ]);
 
 /**
- * The `errorCode` of a `failed` command event. The first seven are the seed's; the rest are
- * ours, for failures the seed leaves without a code. Two of the seed's also settle commands
- * beyond the ones its table names, where their meaning is the failure's:
- * `capability_constraint_violation` any command whose capability the host does not declare,
- * and `invalid_target` any command whose target the platform does not have as the command
- * needs it (no such conversation or message, a group the account has left, a conversation of
- * the other kind). A second code with the same meaning would make clients match two for one
- * failure.
+ * The `errorCode` of a `failed` command event. The first seven are the service
+ * specification's; the rest are Switchboard's own, for failures the specification leaves
+ * without a code. Two of the specification's also settle commands beyond the ones its table
+ * names, where their meaning is the failure's: `capability_constraint_violation` any command
+ * whose capability the host does not declare, and `invalid_target` any command whose target
+ * the platform does not have as the command needs it (no such conversation or message, a group
+ * the account has left, a conversation of the other kind). A second code with the same meaning
+ * would make clients match two for one failure.
  *
  */
 export const zSettlementCode = z.union([
@@ -762,11 +762,11 @@ export const zIdempotencyKey = z.string().min(1).max(255).regex(/^[\x21-\x7E]+$/
 
 /**
  * message.send routes by target, so what the server does with the key depends on the body,
- * which a header schema cannot see. With a conversation target (agent-turn) it is honoured
- * and checked: 1-255 printable ASCII characters (`^[\x21-\x7E]+$`), else 400
+ * which a header schema cannot see. With a conversation target (agent-turn) it is honoured and
+ * checked: 1-255 printable ASCII characters (`^[\x21-\x7E]+$`), else 400
  * `invalid_idempotency_key`; a known key returns 202 `adopted`. With a recipient target
- * (admin) it is accepted unchecked and ignored, as the seed says, so the schema allows any
- * value.
+ * (admin) it is accepted unchecked and ignored, as the service specification says, so the
+ * schema allows any value.
  *
  */
 export const zIdempotencyKeyByTarget = z.string();

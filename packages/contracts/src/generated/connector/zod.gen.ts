@@ -262,14 +262,14 @@ export const zDispatch = z.object({
 });
 
 /**
- * The `errorCode` of a `failed` command event. The first seven are the seed's; the rest are
- * ours, for failures the seed leaves without a code. Two of the seed's also settle commands
- * beyond the ones its table names, where their meaning is the failure's:
- * `capability_constraint_violation` any command whose capability the host does not declare,
- * and `invalid_target` any command whose target the platform does not have as the command
- * needs it (no such conversation or message, a group the account has left, a conversation of
- * the other kind). A second code with the same meaning would make clients match two for one
- * failure.
+ * The `errorCode` of a `failed` command event. The first seven are the service
+ * specification's; the rest are Switchboard's own, for failures the specification leaves
+ * without a code. Two of the specification's also settle commands beyond the ones its table
+ * names, where their meaning is the failure's: `capability_constraint_violation` any command
+ * whose capability the host does not declare, and `invalid_target` any command whose target
+ * the platform does not have as the command needs it (no such conversation or message, a group
+ * the account has left, a conversation of the other kind). A second code with the same meaning
+ * would make clients match two for one failure.
  *
  */
 export const zSettlementCode = z.union([
