@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it } from 'vitest';
-import { commandTools, createContext, createServer, readConfig } from '../src/index.ts';
+import { commandTools } from '../src/index.ts';
+import { listedTools } from './support/memory.ts';
 
 const readme = readFileSync(resolve(import.meta.dirname, '../README.md'), 'utf8');
 
@@ -18,14 +17,17 @@ function rows(): string[][] {
 
 describe('README', () => {
   it('lists every tool the server registers, with its command type', async () => {
-    const config = readConfig({ SWITCHBOARD_API_KEY: 'sb_readme' });
-    const server = createServer(config, createContext(config));
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    const client = new Client({ name: 'readme', version: '0' });
-    await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
-    const { tools } = await client.listTools();
-    await client.close();
+    const tools = await listedTools();
     expect(rows().map(([name]) => name).sort()).toEqual(tools.map((t) => t.name).sort());
     for (const tool of commandTools) expect(rows().find(([name]) => name === tool.name)?.[1], tool.name).toBe(tool.type);
+  });
+
+  it('says where its Idempotency-Keys are explained that a key reused for a different message answers the first command and sends nothing new', async () => {
+    const section = /## Idempotency\n([\s\S]*?)\n## /.exec(readme)?.[1] ?? '';
+    expect(section).toMatch(/reusing a key for a different message returns the first command[^.]*and the new text is not sent/i);
+    expect(section).toMatch(/use a new key for new content/i);
+    // The model reads the tool's schema, not the README: the idempotencyKey input says it too.
+    const send = (await listedTools()).find((t) => t.name === 'message_send')!;
+    expect((send.inputSchema.properties!.idempotencyKey as { description: string }).description).toMatch(/reusing a key for a different message returns the first command .* not sent/i);
   });
 });

@@ -238,7 +238,7 @@ export class SwitchboardClient {
    * }
    * ```
    *
-   * Event types newer than 0.1 arrive only when named in `include` (`{ include: ['poll.voted'] }`),
+   * Opt-in event types arrive only when named in `include` (`{ include: ['poll.voted'] }`),
    * and the yielded type includes exactly those.
    */
   events(options?: EventsOptions): AsyncGenerator<StreamItem, void, undefined>;

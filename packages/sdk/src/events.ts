@@ -20,7 +20,7 @@ export interface EventsOptions<I extends OptInEventType = never> {
    */
   idleTimeoutMs?: number | undefined;
   /**
-   * Event types newer than 0.1 to yield as well, e.g. `['poll.voted']`; the yielded type grows
+   * Opt-in event types to yield as well, e.g. `['poll.voted']`; the yielded type grows
    * by exactly these. Without it they are skipped like any type this SDK does not know.
    */
   include?: readonly I[] | undefined;

@@ -66,7 +66,7 @@ async function conversationOf(client: RecipeClient, clock: Clock, commandId: str
 }
 
 /**
- * The seed's recipe for rich content to a new contact: a recipient send carries plain text only,
+ * The service specification's recipe for rich content to a new contact: a recipient send carries plain text only,
  * so send the text, wait for the conversation to appear on the stream, then send the rich
  * payload into it with a conversation target.
  */

@@ -86,15 +86,15 @@ export interface CommandRequests {
 export type CommandRequest<T extends CommandType = CommandType> = CommandRequests[T];
 
 /**
- * The webhook events joined the stream after this SDK's 0.1 release. `events()` skips them, as it
- * skips any type it does not know, so an exhaustive `switch` written against 0.1 stays exhaustive
- * (the next major release adds them); webhook receivers get them as `WebhookEvent`.
+ * The webhook events are newer than the stream's first event types. `events()` skips them, as it
+ * skips any type it does not know, so an exhaustive `switch` over the first types stays
+ * exhaustive (a future major release adds them); webhook receivers get them as `WebhookEvent`.
  */
 type WebhookEventType = 'webhook.endpoint_disabled' | 'webhook.test';
 /**
- * Event types that joined the stream after 0.1 and that `events()` yields only when asked to
+ * Event types newer than the stream's first ones, which `events()` yields only when asked to
  * (`include`): yielding them to every caller would add a case that an exhaustive `switch`
- * written against 0.1 does not handle. The next major release yields them by default.
+ * written before them does not handle. A future major release yields them by default.
  */
 export type OptInEventType = 'poll.voted';
 export type StreamEventType = Exclude<EventSchemas['EventType'], WebhookEventType | OptInEventType>;
@@ -164,5 +164,11 @@ export interface RequestOptions {
  * too (e.g. derived from the inbound message you are answering).
  */
 export interface AgentTurnOptions extends RequestOptions {
+  /**
+   * The command's Idempotency-Key: one key, one command. A key the service already holds for the
+   * account (48 hours) is answered `disposition: 'adopted'` with the first command, whatever this
+   * body says: reusing a key for a different message returns the first command, and the new text
+   * is not sent. Use a new key for new content.
+   */
   idempotencyKey?: string | undefined;
 }

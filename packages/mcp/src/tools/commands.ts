@@ -20,13 +20,14 @@ import {
 } from '@switchboard/sdk';
 import type { Context } from '../context.ts';
 import { ok, toolError } from '../results.ts';
+import { toolInput } from './input.ts';
 import { outcomeOf, waitInput } from './wait.ts';
 
 const conversationId = schemas.zConversationTarget.shape.conversationId.describe('The conversation (a UUID from list_conversations, recent_messages or wait_for_message).');
 
 const idempotencyKey = schemas.zIdempotencyKey
   .optional()
-  .describe('Optional. Your own Idempotency-Key instead of the one derived from this call (e.g. "reply-" plus the messageExternalId you answer): calls with the same key send once.');
+  .describe('Optional. Your own Idempotency-Key instead of the one derived from this call (e.g. "reply-" plus the messageExternalId you answer): calls with the same key send once. Reusing a key for a different message returns the first command (disposition "adopted") and the new payload is not sent: use a new key for new content.');
 
 type Target = { kind: 'conversation'; conversationId: string } | { kind: 'recipient'; recipientExternalId: string } | { kind: 'participants'; participantExternalIds: string[] };
 
@@ -193,7 +194,7 @@ export const commandTools: CommandTool[] = [
 
 /** The input schema of a command tool: its target's fields, the contracts' payload, the wait, and on the agent-turn path the key. */
 export function inputOf(tool: CommandTool): z.ZodObject {
-  return z.strictObject({ ...tool.target, payload: tool.payload, ...waitInput, ...(isAgentTurn(tool) ? { idempotencyKey } : {}) });
+  return toolInput({ ...tool.target, payload: tool.payload, ...waitInput, ...(isAgentTurn(tool) ? { idempotencyKey } : {}) });
 }
 
 /**

@@ -5,6 +5,7 @@ import { errorCatalog, type StreamEvent } from '@switchboard/sdk';
 import type { Context } from '../context.ts';
 import { ok, settlementMeaning, toolError } from '../results.ts';
 import { inbound, retainedEvents, streamHead } from './stream.ts';
+import { toolInput } from './input.ts';
 import { timeoutMs, waitBounds } from './wait.ts';
 
 /**
@@ -35,7 +36,7 @@ export function registerReadTools(server: McpServer, ctx: Context): void {
       title: 'List conversations',
       description:
         "A page of the account's conversations, newest first: conversationId, kind (direct or group), name, participants. Pass nextCursor as cursor for the next page. A conversation listed here takes message_send.",
-      inputSchema: schemas.zListConversationsQuery.strict(),
+      inputSchema: toolInput(schemas.zListConversationsQuery.shape),
       annotations: readOnly,
     },
     (args) => ctx.run('list_conversations', async () => ok({ ...(await client.listConversations(args)) })),
@@ -50,7 +51,7 @@ export function registerReadTools(server: McpServer, ctx: Context): void {
         'inbound ones with their text and sender, outbound ones with what was sent (the command\'s payload) and their commandId.',
         'cursor is the stream\'s newest event: pass it to wait_for_message to wait for what comes next.',
       ].join(' '),
-      inputSchema: z.strictObject({
+      inputSchema: toolInput({
         conversationId: schemas.zConversationTarget.shape.conversationId,
         limit: z.number().int().min(1).max(100).optional().describe('How many messages (1-100, default 20).'),
       }),
@@ -86,7 +87,7 @@ export function registerReadTools(server: McpServer, ctx: Context): void {
       title: "A command's status",
       description:
         'A command\'s current status: queued, succeeded, or failed with its settlement code (errorCode) and the code\'s meaning. Use it after a send answered "queued" or a wait timed out, before deciding to send again.',
-      inputSchema: z.strictObject({ commandId: schemas.zCommandId }),
+      inputSchema: toolInput({ commandId: schemas.zCommandId }),
       annotations: readOnly,
     },
     ({ commandId }) =>
@@ -104,7 +105,7 @@ export function registerReadTools(server: McpServer, ctx: Context): void {
         'A poll the account sent, read back: its question, each option with its tally (votes), and each voter with the option they hold now.',
         'pollId is the commandId message_send answered for the poll. It is poll_not_found until the poll is on the platform (its send succeeded), and for a command that was not a poll.',
       ].join(' '),
-      inputSchema: z.strictObject({ pollId: schemas.zCommandId.describe('The commandId of the message_send that sent the poll.') }),
+      inputSchema: toolInput({ pollId: schemas.zCommandId.describe('The commandId of the message_send that sent the poll.') }),
       annotations: readOnly,
     },
     ({ pollId }) => ctx.run('poll_results', async () => ok({ ...(await client.getPoll(pollId)) })),
@@ -130,7 +131,7 @@ export function registerReadTools(server: McpServer, ctx: Context): void {
         'Answers with the message and its eventId; pass that as `after` next time to hold a conversation without missing or repeating a message.',
         `Answers message: null when nothing arrived within timeoutMs (default ${waitBounds.default} ms), with the cursor to continue from.`,
       ].join(' '),
-      inputSchema: z.strictObject({
+      inputSchema: toolInput({
         after: eventSchemas.zEventId.optional().describe('Wait for a message after this event id.'),
         conversationId: schemas.zConversationTarget.shape.conversationId.optional().describe('Only a message in this conversation.'),
         timeoutMs,

@@ -5,6 +5,7 @@ import type { Conversation, RichPayload, SwitchboardClient } from '@switchboard/
 import type { Context } from '../context.ts';
 import { ok } from '../results.ts';
 import { streamHead } from './stream.ts';
+import { toolInput } from './input.ts';
 import { outcomeOf, timeoutMs, waitBounds } from './wait.ts';
 
 /** How addresses compare: phone numbers without their spacing, email addresses without case. */
@@ -37,7 +38,7 @@ export function registerRecipeTool(server: McpServer, ctx: Context): void {
         'If the account already has a direct conversation with the person, the plain-text step is skipped and `payload` goes straight into it, so calling this again after it succeeded does not send the plain text twice; the rich send is idempotent like message_send.',
         'Answers with both commands and the conversationId; wait: true also waits for the rich send to settle.',
       ].join(' '),
-      inputSchema: z.strictObject({
+      inputSchema: toolInput({
         recipientExternalId: schemas.zRecipientTarget.shape.recipientExternalId.describe('The person: a phone number (E.164) or an email address.'),
         text: schemas.zRecipientSendPayload.shape.text.describe('The plain-text first message that starts the conversation.'),
         payload: schemas.zRichPayload,

@@ -80,7 +80,8 @@ describe('tools', () => {
     };
     for (const [name, payload] of Object.entries(payloads)) {
       const tool = tools.find((t) => t.name === name)!;
-      expect(tool.inputSchema.properties!.payload, name).toEqual(jsonSchema(payload));
+      // A union payload (anyOf/oneOf) also says `type: "object"` beside its branches, for clients that key on type.
+      expect(tool.inputSchema.properties!.payload, name).toEqual({ type: 'object', ...jsonSchema(payload) });
       expect(tool.inputSchema.required, name).toContain('payload');
     }
     const send = tools.find((t) => t.name === 'message_send')!;
@@ -151,6 +152,14 @@ describe('holding a conversation', () => {
 
     const own = await agent.ok('message_send', { ...args, idempotencyKey: `reply-${randomUUID()}` });
     expect(own.commandId).not.toBe(first.commandId);
+
+    // A key of one's own reused for other content: the first command again, the new text not sent.
+    const notSent = `Not sent (${randomUUID()})`;
+    const reused = await agent.ok('message_send', { ...args, payload: { text: notSent }, idempotencyKey: own.idempotencyKey });
+    expect(reused).toMatchObject({ commandId: own.commandId, disposition: 'adopted', status: 'succeeded' });
+    const recent = await agent.ok('recent_messages', { conversationId: dm, limit: 50 });
+    expect(recent.messages.filter((m: { commandId?: string }) => m.commandId === own.commandId).map((m: { payload: unknown }) => m.payload)).toEqual([args.payload]);
+    expect(JSON.stringify(recent.messages)).not.toContain(notSent);
   });
 
   it('recent_messages shows the inbound messages and what was sent, with a cursor for wait_for_message', async () => {

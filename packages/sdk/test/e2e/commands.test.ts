@@ -59,6 +59,16 @@ describe('every command method reaches the connector host on its routing path', 
     expect(dispatched[0]!.logicalActionId).toBe('reply-to-m7');
     await a.host.settle(first.commandId, 'succeeded');
   });
+
+  it('a key reused with a different body is adopted just the same: the first command, the new text never sent (as the README says)', async () => {
+    const first = await a.client.sendMessage({ target: conversation(), payload: { text: 'first answer' } }, { idempotencyKey: 'reply-to-m8' });
+    const reused = await a.client.sendMessage({ target: conversation(), payload: { text: 'a different answer' } }, { idempotencyKey: 'reply-to-m8' });
+    expect(reused).toEqual({ commandId: first.commandId, status: 'queued', disposition: 'adopted' });
+    const dispatched = await a.host.dispatch();
+    expect(dispatched.map((c) => [c.commandId, c.payload])).toEqual([[first.commandId, { text: 'first answer' }]]);
+    await a.host.settle(first.commandId, 'succeeded');
+    expect(await a.client.getCommand(first.commandId)).toMatchObject({ status: 'succeeded', payload: { text: 'first answer' } });
+  });
 });
 
 describe('reads', () => {

@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { brokenSourceMaps, ensureBuilt, packPackage } from '@switchboard/tooling/pack';
 import { HostLoop } from '../support/host.ts';
+import { readmeBlocks } from '../support/readme.ts';
 import { readyAccount, startService, type ReadyAccount, type Service } from '../support/service.ts';
 
 const run = promisify(execFile);
@@ -73,36 +74,11 @@ void client.applyTapback({ target: { kind: 'conversation', conversationId: 'x' }
 `;
 
 /**
- * The README's TypeScript snippets, each a module of its own, with the names they use but do not
- * define declared first, as a reader's surrounding code would have them.
+ * The README's TypeScript blocks, each a module of its own, exactly as written: each is a whole
+ * program (test/readme.test.ts checks the same against the SDK's source, in the workspace).
  */
 function readmeSnippets(): string[] {
-  const readme = readFileSync(join(packages, 'sdk/README.md'), 'utf8');
-  const given: Record<string, string> = {
-    client: 'declare const client: SwitchboardClient;',
-    baseUrl: 'declare const baseUrl: string;',
-    apiKey: 'declare const apiKey: string;',
-    conversationId: 'declare const conversationId: string;',
-    messageExternalId: 'declare const messageExternalId: string;',
-    group: "declare const group: { kind: 'conversation'; conversationId: string };",
-    target: "declare const target: { kind: 'conversation'; conversationId: string };",
-    ack: 'declare const ack: { commandId: string };',
-    // A cursor a program may not have yet: under exactOptionalPropertyTypes it must still be accepted.
-    savedCursor: 'declare let savedCursor: string | undefined;',
-    untrustedPayload: "declare const untrustedPayload: Parameters<SwitchboardClient['sendMessage']>[0]['payload'];",
-    input: 'declare const input: string;',
-    text: 'declare const text: string;',
-    showFieldError: 'declare function showFieldError(field: string, reason: string): void;',
-    modelOutput: 'declare const modelOutput: string;',
-    formJson: 'declare const formJson: string;',
-  };
-  const imports = "import { SwitchboardClient, SwitchboardError, PayloadValidationError, parseCommand } from '@switchboard/sdk';";
-  return [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map(([, code]) => {
-    const defined = new Set([...code!.matchAll(/\b(?:const|let|function)\s+(?:\{\s*)?([\w, ]+)/g)].flatMap((m) => m[1]!.split(',').map((n) => n.trim())));
-    const needed = Object.entries(given).filter(([name]) => !defined.has(name) && new RegExp(`\\b${name}\\b`).test(code!));
-    const body = code!.replace(/^import .*$/gm, '');
-    return [imports, ...needed.map(([, declaration]) => declaration), body, 'export {};'].join('\n');
-  });
+  return readmeBlocks().map((block) => block.code);
 }
 
 let scratch: string;
@@ -172,7 +148,7 @@ describe('the packed tarballs, installed with npm outside the workspace', () => 
     const init = readFileSync(join(project(), 'tsconfig.init.json'), 'utf8');
     for (const option of ['"strict": true', '"exactOptionalPropertyTypes": true', '"module": "nodenext"', '"types": ["node"]']) expect(init).toContain(option);
     expect(JSON.parse(readFileSync(join(project(), 'package.json'), 'utf8')).type).toBe('module');
-    expect(readmeSnippets().length).toBeGreaterThanOrEqual(7);
+    expect(readmeSnippets().length).toBeGreaterThanOrEqual(10);
     const compiled = await run(process.execPath, [tsc(), '-p', 'tsconfig.readme.json', '--pretty', 'false'], { cwd: project() }).catch((e: { stdout: string }) => e);
     expect((compiled as { stdout: string }).stdout).toBe('');
   }, 120_000);
