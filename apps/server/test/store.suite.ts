@@ -418,6 +418,93 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
       });
     });
 
+    describe('messages: what became of each', () => {
+      /** Stream events carry the event's type and, for a message's state, the command the message row names. */
+      function reportStates(accountId: string, events: PlatformEvent[], at = T0) {
+        return store.recordPlatformEvents(accountId, events, at, newId, (event, c, _vote, message) => ({
+          type: event.type, time: at, data: { conversationId: c.id, commandId: message?.commandId ?? null, text: message?.text ?? null },
+        }));
+      }
+      const time = (ms: number) => new Date(T0 + ms).toISOString();
+      const delivered = (id: string, ms = 2_000): PlatformEvent => ({ type: 'message.delivered', conversationExternalId: 'dm', messageExternalId: id, deliveredAt: time(ms) });
+      const read = (id: string, ms = 3_000): PlatformEvent => ({ type: 'message.read', conversationExternalId: 'dm', messageExternalId: id, readAt: time(ms) });
+      const failed = (id: string): PlatformEvent => ({ type: 'message.failed', conversationExternalId: 'dm', messageExternalId: id, reason: 'not_delivered', platformMessage: 'Not Delivered', failedAt: time(4_000) });
+      const typesOf = (r: Awaited<ReturnType<typeof reportStates>>) => (r.ok ? r.value.events.map((e) => e.type) : r);
+
+      async function sentMessage(accountId: string, messageExternalId: string, text = 'Yes, it ships today!') {
+        const c = newCommand(accountId, { payload: { text } });
+        await store.acceptCommand(c, 0);
+        await reportStates(accountId, [appeared('dm', { conversationKind: 'direct', name: null }), { type: 'message.sent', conversationExternalId: 'dm', messageExternalId, commandId: c.id }], T0 + 1_000);
+        return c.id;
+      }
+
+      it('a message is sent, delivered and read, each once however often reported; the command reads its message', async () => {
+        const a = await account();
+        const commandId = await sentMessage(a.id, 'm1');
+        const first = await reportStates(a.id, [delivered('m1'), read('m1')], T0 + 5_000);
+        expect(first.ok && first.value.events.map((e) => [e.type, (e.data as { commandId: string }).commandId])).toEqual([['message.delivered', commandId], ['message.read', commandId]]);
+        // The catch-up re-reads what webhooks brought, later times and all: nothing new.
+        expect(typesOf(await reportStates(a.id, [delivered('m1', 9_000), read('m1', 9_500), { type: 'message.sent', conversationExternalId: 'dm', messageExternalId: 'm1', commandId }]))).toEqual([]);
+        const conversationId = (await store.findConversationByExternalId(a.id, 'dm'))!.id;
+        expect(await store.getMessageOfCommand(a.id, commandId)).toEqual({
+          accountId: a.id, conversationId, messageExternalId: 'm1', direction: 'outbound', commandId, senderExternalId: null, text: 'Yes, it ships today!', attachments: [],
+          sentAt: T0 + 1_000, deliveredAt: T0 + 2_000, readAt: T0 + 3_000, failedAt: null, failure: null, editedAt: null, unsentAt: null, recordedAt: T0 + 1_000,
+        });
+        expect(await store.getMessageOfCommand(a.id, newId())).toBeNull();
+        expect(await store.getMessageOfCommand((await account()).id, commandId)).toBeNull();
+      });
+
+      it('a message that fails after its echo says so once, naming its command; a state reported for an unknown message makes its row', async () => {
+        const a = await account();
+        const commandId = await sentMessage(a.id, 'm1');
+        const result = await reportStates(a.id, [failed('m1'), failed('m1')]);
+        expect(result.ok && result.value.events.map((e) => e.data)).toEqual([{ conversationId: expect.any(String), commandId, text: 'Yes, it ships today!' }]);
+        expect(await store.getMessageOfCommand(a.id, commandId)).toMatchObject({ failedAt: T0 + 4_000, failure: { reason: 'not_delivered', platformMessage: 'Not Delivered' } });
+        expect(typesOf(await reportStates(a.id, [delivered('elsewhere')]))).toEqual(['message.delivered']);
+        const conversationId = (await store.findConversationByExternalId(a.id, 'dm'))!.id;
+        const page = await store.listMessages(a.id, conversationId, 10, null);
+        expect(page.items.find((m) => m.messageExternalId === 'elsewhere')).toMatchObject({ direction: 'outbound', commandId: null, deliveredAt: T0 + 2_000, sentAt: null });
+      });
+
+      it('tapbacks added and removed, edits and unsends: each once', async () => {
+        const a = await account();
+        await sentMessage(a.id, 'm1');
+        const tapback = (id: string, action: 'added' | 'removed'): PlatformEvent => ({
+          type: 'message.reaction', conversationExternalId: 'dm', reactionExternalId: id, messageExternalId: 'm1', senderExternalId: '+14155550123', reaction: 'love', action, reactedAt: time(5_000),
+        });
+        const received: PlatformEvent = { type: 'message.received', conversationExternalId: 'dm', messageExternalId: 'in1', senderExternalId: '+14155550123', text: 'hi', attachments: [], receivedAt: time(6_000) };
+        const edit = (ms: number, text: string): PlatformEvent => ({ type: 'message.edited', conversationExternalId: 'dm', messageExternalId: 'in1', senderExternalId: '+14155550123', text, editedAt: time(ms) });
+        const batch = [tapback('r1', 'added'), tapback('r2', 'removed'), received, edit(7_000, 'hey'), edit(8_000, 'hello'), { type: 'message.unsent', conversationExternalId: 'dm', messageExternalId: 'in1', senderExternalId: '+14155550123', unsentAt: time(9_000) } as PlatformEvent];
+        expect(typesOf(await reportStates(a.id, batch))).toEqual(['message.reaction', 'message.reaction', 'message.received', 'message.edited', 'message.edited', 'message.unsent']);
+        expect(typesOf(await reportStates(a.id, batch))).toEqual([]);
+        const conversationId = (await store.findConversationByExternalId(a.id, 'dm'))!.id;
+        const inbound = (await store.listMessages(a.id, conversationId, 10, null)).items.find((m) => m.messageExternalId === 'in1');
+        expect(inbound).toMatchObject({ direction: 'inbound', senderExternalId: '+14155550123', text: null, editedAt: T0 + 8_000, unsentAt: T0 + 9_000, sentAt: T0 + 6_000 });
+      });
+
+      it('a conversation\'s messages are listed newest first, page by page, each once, and go with retention', async () => {
+        const a = await account();
+        const ids = ['m1', 'm2', 'm3', 'm4', 'm5'];
+        for (const [i, id] of ids.entries()) {
+          const c = newCommand(a.id);
+          await store.acceptCommand(c, 0);
+          await reportStates(a.id, [appeared('dm', { conversationKind: 'direct', name: null }), { type: 'message.sent', conversationExternalId: 'dm', messageExternalId: id, commandId: c.id }], T0 + i * 1_000);
+        }
+        const conversationId = (await store.findConversationByExternalId(a.id, 'dm'))!.id;
+        const seen: string[] = [];
+        let cursor: string | null = null;
+        do {
+          const page: Awaited<ReturnType<Store['listMessages']>> = await store.listMessages(a.id, conversationId, 2, cursor);
+          seen.push(...page.items.map((m) => m.messageExternalId));
+          cursor = page.nextCursor;
+        } while (cursor);
+        expect(seen).toEqual([...ids].reverse());
+        expect((await store.listMessages((await account()).id, conversationId, 10, null)).items).toEqual([]);
+        await store.purgeEvents(T0 + 2_500);
+        expect((await store.listMessages(a.id, conversationId, 10, null)).items.map((m) => m.messageExternalId)).toEqual(['m5', 'm4']);
+      });
+    });
+
     describe('commands: acceptance and idempotency', () => {
       it('a new command is queued, readable and has a queued history entry', async () => {
         const a = await account();

@@ -110,7 +110,7 @@ export async function settleCommands(
   batch: readonly BatchedSettlement[],
 ): Promise<SettlementResult[]> {
   const now = services.clock.now();
-  const view: PlatformEventView = (event, conversation, vote) => streamEvent(event, conversation, now, vote);
+  const view: PlatformEventView = (event, conversation, vote, message) => streamEvent(event, conversation, now, vote, message);
   const items = batch.map((item) => {
     const s = settlementOf(accountId, epoch, item, now);
     if (s instanceof ApiError || !item.events?.length) return s;

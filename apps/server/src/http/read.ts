@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { connectorSchemas, type components, type Conversation } from '@switchboard/contracts';
 import type { Services } from '../services.ts';
-import type { ConversationRecord, PollWithVotes } from '../store/types.ts';
+import type { ConversationRecord, MessageRecord, PollWithVotes } from '../store/types.ts';
+import { parseMessageCursor } from '../store/rules/messages.ts';
 import { authenticateRead } from './auth.ts';
 import { sendError } from './errors.ts';
 import { iso } from '../clock.ts';
@@ -15,6 +16,27 @@ export function conversationBody(c: ConversationRecord): Conversation {
     name: c.name,
     participants: c.participants.map((externalId) => ({ externalId })),
     createdAt: iso(c.createdAt),
+  };
+}
+
+/** A message and its state (specs: Message). */
+export function messageBody(m: MessageRecord): components['schemas']['Message'] {
+  const at = (time: number | null) => (time === null ? null : iso(time));
+  return {
+    messageExternalId: m.messageExternalId,
+    conversationId: m.conversationId,
+    direction: m.direction,
+    commandId: m.commandId,
+    senderExternalId: m.senderExternalId,
+    text: m.text,
+    attachments: m.attachments,
+    sentAt: at(m.sentAt),
+    deliveredAt: at(m.deliveredAt),
+    readAt: at(m.readAt),
+    failedAt: at(m.failedAt),
+    failure: m.failure,
+    editedAt: at(m.editedAt),
+    unsentAt: at(m.unsentAt),
   };
 }
 
@@ -61,6 +83,23 @@ export function registerReadRoutes(app: FastifyInstance, services: Services): vo
     const conversation = await services.store.getConversation(accountId, conversationId.toLowerCase());
     if (!conversation) return sendError(reply, 'conversation_not_found', 'no such conversation');
     return reply.send(conversationBody(conversation));
+  });
+
+  app.get('/v1/conversations/:conversationId/messages', async (request: FastifyRequest<{ Params: { conversationId: string }; Querystring: Record<string, string> }>, reply) => {
+    const accountId = await authenticateRead(services, request, reply);
+    if (!accountId) return reply;
+    const { conversationId } = request.params;
+    const limit = queryInt(request.query.limit, 50, 1, 200);
+    if (limit === null) return sendError(reply, 'invalid_query', 'limit must be an integer from 1 to 200');
+    const cursor = request.query.cursor ?? null;
+    if (cursor !== null && (!/^[A-Za-z0-9_-]{1,512}$/.test(cursor) || !parseMessageCursor(cursor))) {
+      return sendError(reply, 'invalid_query', 'cursor must be the nextCursor of a previous page');
+    }
+    // Not a UUID, another account's, or unknown: the same 404 (the service specification's rule for conversations).
+    const conversation = isUuid(conversationId) ? await services.store.getConversation(accountId, conversationId.toLowerCase()) : null;
+    if (!conversation) return sendError(reply, 'conversation_not_found', 'no such conversation');
+    const page = await services.store.listMessages(accountId, conversation.id, limit, cursor);
+    return reply.send({ messages: page.items.map(messageBody), nextCursor: page.nextCursor });
   });
 
   app.get('/v1/polls/:pollId', async (request: FastifyRequest<{ Params: { pollId: string } }>, reply) => {

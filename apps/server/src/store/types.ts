@@ -147,6 +147,32 @@ export interface Settlement {
   platformEvents?: { events: readonly PlatformEvent[]; newConversationId: () => string; view: PlatformEventView };
 }
 
+/**
+ * One message of a conversation and what became of it, as the platform reported it (times in ms).
+ * Keyed by the conversation and `messageExternalId`.
+ */
+export interface MessageRecord {
+  accountId: string;
+  conversationId: string;
+  messageExternalId: string;
+  direction: 'outbound' | 'inbound';
+  /** The command that sent it; null for inbound messages and the account's messages sent elsewhere. */
+  commandId: string | null;
+  /** Who sent an inbound message; null for the account's own. */
+  senderExternalId: string | null;
+  text: string | null;
+  attachments: Array<{ attachmentId: string; fileName: string; mimeType: string; byteSize: number }>;
+  sentAt: number | null;
+  deliveredAt: number | null;
+  readAt: number | null;
+  failedAt: number | null;
+  failure: { reason: 'not_delivered' | 'recipient_unreachable'; platformMessage: string | null } | null;
+  editedAt: number | null;
+  unsentAt: number | null;
+  /** When the server first recorded it: the order messages are listed in, and what retention goes by. */
+  recordedAt: number;
+}
+
 /** A poll the account sent, as the platform confirmed it (its message.sent); its id is the command's. */
 export interface PollRecord {
   id: string;
@@ -182,7 +208,7 @@ export interface PollVoteChange {
  * (and, for a vote, the change it made); built by the caller so the store stays ignorant of
  * event shapes.
  */
-export type PlatformEventView = (event: PlatformEvent, conversation: ConversationRecord, vote?: PollVoteChange) => NewEvent;
+export type PlatformEventView = (event: PlatformEvent, conversation: ConversationRecord, vote?: PollVoteChange, message?: MessageRecord) => NewEvent;
 
 /** How many events were recorded and the stream events they implied; or the conversation no one announced. */
 export type PlatformEventsResult = Result<{ recorded: number; events: EventRecord[] }, { unknownConversation: string }>;
@@ -234,6 +260,10 @@ export interface ConversationStore {
    * voter's choice when its `votedAt` is not older than the one held and the choice differs.
    */
   getPoll(accountId: string, pollId: string): Promise<PollWithVotes | null>;
+  /** The message a command sent, once the platform confirmed it; null otherwise. */
+  getMessageOfCommand(accountId: string, commandId: string): Promise<MessageRecord | null>;
+  /** A conversation's messages, newest recorded first; `cursor` is a page's `nextCursor`. */
+  listMessages(accountId: string, conversationId: string, limit: number, cursor: string | null): Promise<Page<MessageRecord>>;
 }
 
 /** Commands: intake, dispatch, settlement and their retention. */

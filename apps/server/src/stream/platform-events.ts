@@ -1,7 +1,12 @@
 import type { PlatformEvent } from '@switchboard/contracts';
 import type { Services } from '../services.ts';
-import type { ConversationRecord, PlatformEventsResult, PollVoteChange } from '../store/types.ts';
+import type { ConversationRecord, MessageRecord, PlatformEventsResult, PollVoteChange } from '../store/types.ts';
 import type { EventBody, EventData } from './envelope.ts';
+
+/** A platform's time as the stream writes times: ISO 8601 in UTC, with milliseconds. */
+function iso(time: string): string {
+  return new Date(Date.parse(time)).toISOString();
+}
 
 /** The `poll.voted` data of a vote that changed a voter's choice. */
 function pollVoted(event: Extract<PlatformEvent, { type: 'poll.voted' }>, conversation: ConversationRecord, vote: PollVoteChange): EventData<'poll.voted'> {
@@ -22,7 +27,7 @@ function pollVoted(event: Extract<PlatformEvent, { type: 'poll.voted' }>, conver
 }
 
 /** The stream event (specs/asyncapi/stream.yaml) a platform event implies. */
-export function streamEvent(event: PlatformEvent, conversation: ConversationRecord, time: number, vote?: PollVoteChange): EventBody & { time: number } {
+export function streamEvent(event: PlatformEvent, conversation: ConversationRecord, time: number, vote?: PollVoteChange, message?: MessageRecord): EventBody & { time: number } {
   const conversationId = conversation.id;
   switch (event.type) {
     case 'conversation.appeared':
@@ -58,6 +63,32 @@ export function streamEvent(event: PlatformEvent, conversation: ConversationReco
       // The store passes the change for every vote it applies; a vote without one is a store bug.
       if (!vote) throw new Error('a poll.voted event needs the vote change it made');
       return { type: event.type, time, data: pollVoted(event, conversation, vote) };
+    case 'message.delivered':
+      return { type: event.type, time, data: { conversationId, messageExternalId: event.messageExternalId, commandId: message?.commandId ?? null, deliveredAt: iso(event.deliveredAt) } };
+    case 'message.read':
+      return { type: event.type, time, data: { conversationId, messageExternalId: event.messageExternalId, commandId: message?.commandId ?? null, readAt: iso(event.readAt) } };
+    case 'message.failed':
+      return {
+        type: event.type,
+        time,
+        data: {
+          conversationId, messageExternalId: event.messageExternalId, commandId: message?.commandId ?? null, reason: event.reason,
+          platformMessage: event.platformMessage, failedAt: iso(event.failedAt),
+        },
+      };
+    case 'message.reaction':
+      return {
+        type: event.type,
+        time,
+        data: {
+          conversationId, messageExternalId: event.messageExternalId, reactionExternalId: event.reactionExternalId, senderExternalId: event.senderExternalId,
+          reaction: event.reaction, action: event.action, reactedAt: iso(event.reactedAt),
+        },
+      };
+    case 'message.edited':
+      return { type: event.type, time, data: { conversationId, messageExternalId: event.messageExternalId, senderExternalId: event.senderExternalId, text: event.text, editedAt: iso(event.editedAt) } };
+    case 'message.unsent':
+      return { type: event.type, time, data: { conversationId, messageExternalId: event.messageExternalId, senderExternalId: event.senderExternalId, unsentAt: iso(event.unsentAt) } };
   }
 }
 
@@ -68,7 +99,7 @@ export function streamEvent(event: PlatformEvent, conversation: ConversationReco
  */
 export async function recordPlatformEvents(services: Pick<Services, 'store' | 'clock' | 'hub' | 'ids'>, accountId: string, events: PlatformEvent[]): Promise<PlatformEventsResult> {
   const now = services.clock.now();
-  const result = await services.store.recordPlatformEvents(accountId, events, now, services.ids.next, (event, conversation, vote) => streamEvent(event, conversation, now, vote));
+  const result = await services.store.recordPlatformEvents(accountId, events, now, services.ids.next, (event, conversation, vote, message) => streamEvent(event, conversation, now, vote, message));
   if (result.ok && result.value.events.length > 0) services.hub.notify(accountId);
   return result;
 }

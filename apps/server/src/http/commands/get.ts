@@ -5,6 +5,7 @@ import { iso } from '../../clock.ts';
 import { isUuid } from '../../ids.ts';
 import { sendError } from '../errors.ts';
 import { authenticate, authenticateRead } from '../auth.ts';
+import { messageBody } from '../read.ts';
 
 const TYPES: ReadonlySet<string> = new Set(commandTypes);
 
@@ -12,7 +13,7 @@ const TYPES: ReadonlySet<string> = new Set(commandTypes);
 async function sendCommand(services: Services, accountId: string, commandId: string, reply: FastifyReply): Promise<FastifyReply> {
   const command = await services.store.getCommand(accountId, commandId);
   if (!command) return sendError(reply, 'command_not_found', 'no such command');
-  const history = await services.store.commandHistory(command.id);
+  const [history, message] = await Promise.all([services.store.commandHistory(command.id), services.store.getMessageOfCommand(accountId, command.id)]);
   const body: Command = {
     commandId: command.id,
     type: command.type,
@@ -29,6 +30,7 @@ async function sendCommand(services: Services, accountId: string, commandId: str
     createdAt: iso(command.createdAt),
     settledAt: command.settledAt === null ? null : iso(command.settledAt),
     history: history.map((h) => ({ status: h.status, at: iso(h.at) })),
+    message: message ? messageBody(message) : null,
   };
   return reply.send(body);
 }

@@ -1,7 +1,8 @@
 import type { PlatformEvent } from '@switchboard/contracts';
 import type { CommandRecord, ConversationRecord, ConversationStore, NewEvent, PlatformEventView } from '../types.ts';
-import { command, conversation, heldVote, poll, pollVote, type Row } from '../rules/rows.ts';
-import { appearedConversation, platformEventEffect, UnknownConversation, type InConversation } from '../rules/platform.ts';
+import { command, conversation, heldVote, message, MESSAGE_COLUMNS, messageValues, poll, pollVote, UPSERT_MESSAGE_SET, type Row } from '../rules/rows.ts';
+import { isMessageEvent, messageCursor, parseMessageCursor, type MessageEvent } from '../rules/messages.ts';
+import { appearedConversation, platformEventEffect, UnknownConversation, type HeldMessage, type InConversation } from '../rules/platform.ts';
 import { sentPoll, voteEffect } from '../rules/polls.ts';
 import { cacheChanged } from './cache.ts';
 import { insertEvents } from './events.ts';
@@ -64,6 +65,27 @@ export function conversations(db: PostgresDb): ConversationStore {
         return { ...poll(row), votes: votes.map(pollVote) };
       });
     },
+
+    getMessageOfCommand(accountId, commandId) {
+      return db.read(async (sql) => {
+        const [row] = await sql`SELECT * FROM messages WHERE account_id = ${accountId} AND command_id = ${commandId}`;
+        return row ? message(row) : null;
+      });
+    },
+
+    listMessages(accountId, conversationId, limit, cursor) {
+      return db.read(async (sql) => {
+        const after = cursor === null ? null : parseMessageCursor(cursor);
+        const rows = after
+          ? await sql`SELECT * FROM messages WHERE account_id = ${accountId} AND conversation_id = ${conversationId}
+              AND (recorded_at, message_external_id) < (${after.recordedAt}, ${after.messageExternalId})
+              ORDER BY recorded_at DESC, message_external_id DESC LIMIT ${limit + 1}`
+          : await sql`SELECT * FROM messages WHERE account_id = ${accountId} AND conversation_id = ${conversationId}
+              ORDER BY recorded_at DESC, message_external_id DESC LIMIT ${limit + 1}`;
+        const items = rows.slice(0, limit).map(message);
+        return { items, nextCursor: rows.length > limit ? messageCursor(items[items.length - 1]!) : null };
+      });
+    },
   };
 }
 
@@ -95,7 +117,8 @@ export async function applyPlatformEvent(
   const current = lockedRow ? conversation(lockedRow) : await byExternalId(tx, accountId, event.conversationExternalId);
   if (!current) throw new UnknownConversation(event.conversationExternalId);
   if (event.type === 'poll.voted') return applyVote(tx, current, event, view);
-  const effect = platformEventEffect(current, event, view);
+  const held = isMessageEvent(event) ? await heldMessage(tx, accountId, current.id, event, settling) : undefined;
+  const effect = platformEventEffect(current, event, view, at, held);
   if (effect.identity !== null) {
     const recorded = await tx`INSERT INTO platform_records (account_id, conversation_id, type, identity, recorded_at)
       VALUES (${accountId}, ${current.id}, ${event.type}, ${effect.identity}, ${at}) ON CONFLICT DO NOTHING`;
@@ -106,8 +129,27 @@ export async function applyPlatformEvent(
     await tx`UPDATE conversations SET name = ${name}, participants = ${JSON.stringify(participants)}, membership_version = ${membershipVersion} WHERE id = ${current.id}`;
     changed.conversations = true;
   }
-  if (event.type === 'message.sent') await recordPoll(tx, accountId, current.id, event, at, settling);
+  if (effect.message) {
+    await tx.unsafe(`INSERT INTO messages (${MESSAGE_COLUMNS}) VALUES (${MESSAGE_COLUMNS.split(', ').map((_, i) => `$${i + 1}`).join(', ')})
+      ON CONFLICT (account_id, conversation_id, message_external_id) DO UPDATE SET ${UPSERT_MESSAGE_SET}`, messageValues(effect.message));
+  }
+  if (event.type === 'message.sent') await recordPoll(tx, current.id, event, at, held?.command ?? null);
   return effect.shown ? [effect.shown] : [];
+}
+
+/**
+ * The message an event names, as stored, and for a message.sent the command it names (the one
+ * being settled with it is read already). The conversation's row lock, taken before, keeps a
+ * message's events in one order across replicas.
+ */
+async function heldMessage(tx: Tx, accountId: string, conversationId: string, event: MessageEvent, settling?: CommandRecord): Promise<HeldMessage> {
+  const [[row], sent] = await Promise.all([
+    tx`SELECT * FROM messages WHERE account_id = ${accountId} AND conversation_id = ${conversationId} AND message_external_id = ${event.messageExternalId}`,
+    event.type !== 'message.sent' ? null
+      : settling?.id === event.commandId ? settling
+      : tx`SELECT * FROM commands WHERE account_id = ${accountId} AND id = ${event.commandId}`.then(([found]) => (found ? command(found) : null)),
+  ]);
+  return { message: row ? message(row) : null, command: sent };
 }
 
 async function byExternalId(tx: Tx, accountId: string, externalId: string): Promise<ConversationRecord | null> {
@@ -115,11 +157,7 @@ async function byExternalId(tx: Tx, accountId: string, externalId: string): Prom
   return row ? conversation(row) : null;
 }
 
-async function recordPoll(tx: Tx, accountId: string, conversationId: string, event: Extract<InConversation, { type: 'message.sent' }>, at: number, settling?: CommandRecord): Promise<void> {
-  // The command being settled with this event is read already.
-  const sent = settling?.id === event.commandId
-    ? settling
-    : await tx`SELECT * FROM commands WHERE account_id = ${accountId} AND id = ${event.commandId}`.then(([row]) => (row ? command(row) : null));
+async function recordPoll(tx: Tx, conversationId: string, event: Extract<InConversation, { type: 'message.sent' }>, at: number, sent: CommandRecord | null): Promise<void> {
   const made = sentPoll(sent, conversationId, event.messageExternalId, at);
   if (!made) return;
   await tx`INSERT INTO polls (account_id, id, conversation_id, message_external_id, question, options, sent_at)

@@ -75,6 +75,8 @@ export function events(db: PostgresDb): EventStore {
           WHERE a.id = p.account_id`;
         // A platform record is kept as long as its stream event: a re-report later than that is not expected.
         await tx`DELETE FROM platform_records WHERE recorded_at < ${olderThan}`;
+        // Messages are kept as long as the events that reported them.
+        await tx`DELETE FROM messages WHERE recorded_at < ${olderThan}`;
         return (await tx`DELETE FROM events WHERE time < ${olderThan}`).count;
       });
     },

@@ -18,35 +18,48 @@ const received: PlatformEvent = { type: 'message.received', conversationExternal
 const sent: PlatformEvent = { type: 'message.sent', conversationExternalId: 'g', messageExternalId: 'm2', commandId: 'c1' };
 
 describe('platformEventEffect', () => {
-  it('a message is itself by its id, and is shown', () => {
-    expect(platformEventEffect(group, received, view)).toEqual({ identity: 'm1', conversation: null, shown: view(received, group) });
-    expect(platformEventEffect(group, sent, view)).toEqual({ identity: 'm2', conversation: null, shown: view(sent, group) });
+  it('a message is itself by its id, is recorded, and is shown', () => {
+    const effect = platformEventEffect(group, received, view, 7);
+    expect(effect).toMatchObject({ identity: 'm1', conversation: null, shown: view(received, group) });
+    expect(effect.message).toMatchObject({ messageExternalId: 'm1', direction: 'inbound', senderExternalId: 'a@example.com', text: 'hi', recordedAt: 7 });
+    expect(platformEventEffect(group, sent, view, 7)).toMatchObject({ identity: 'm2', conversation: null, message: { direction: 'outbound', commandId: 'c1', sentAt: 7 } });
+  });
+
+  it('a state of a message is itself by the message; an edit by its message and time; a tapback by its own id', () => {
+    const delivered: PlatformEvent = { type: 'message.delivered', conversationExternalId: 'g', messageExternalId: 'm2', deliveredAt: '2026-01-01T00:00:01.000Z' };
+    expect(platformEventEffect(group, delivered, view, 7).identity).toBe('m2');
+    const edited: PlatformEvent = { type: 'message.edited', conversationExternalId: 'g', messageExternalId: 'm1', senderExternalId: 'a@example.com', text: 'hey', editedAt: '2026-01-01T00:00:02.000Z' };
+    expect(platformEventEffect(group, edited, view, 7).identity).toBe('m1@2026-01-01T00:00:02.000Z');
+    const reaction: PlatformEvent = {
+      type: 'message.reaction', conversationExternalId: 'g', reactionExternalId: 'r1', messageExternalId: 'm2', senderExternalId: 'a@example.com', reaction: 'love', action: 'added', reactedAt: '2026-01-01T00:00:03.000Z',
+    };
+    expect(platformEventEffect(group, reaction, view, 7)).toEqual({ identity: 'r1', conversation: null, message: null, shown: view(reaction, group) });
   });
 
   it('a rename by a command is that command; one the platform made has no identity', () => {
     const renamed = { type: 'group.renamed', conversationExternalId: 'g', name: 'New', commandId: 'c9' } as const;
     const after = { ...group, name: 'New' };
-    expect(platformEventEffect(group, renamed, view)).toEqual({ identity: 'command:c9', conversation: after, shown: view(renamed, after) });
+    expect(platformEventEffect(group, renamed, view, 0)).toEqual({ identity: 'command:c9', conversation: after, message: null, shown: view(renamed, after) });
     const { commandId: _, ...byPlatform } = renamed;
-    expect(platformEventEffect(group, byPlatform, view).identity).toBeNull();
+    expect(platformEventEffect(group, byPlatform, view, 0).identity).toBeNull();
   });
 
   it('a rename to the name it has changes nothing and shows nothing', () => {
-    expect(platformEventEffect(group, { type: 'group.renamed', conversationExternalId: 'g', name: 'Team' }, view)).toEqual({ identity: null, conversation: null, shown: null });
+    expect(platformEventEffect(group, { type: 'group.renamed', conversationExternalId: 'g', name: 'Team' }, view, 0)).toEqual({ identity: null, conversation: null, message: null, shown: null });
   });
 
   it('a membership change moves the version and shows added and removed against the members held', () => {
     // The host says it added nobody: a host that restarted knows no members from before.
     const event: Changed = { type: 'group.participants_changed', conversationExternalId: 'g', added: [], removed: [], participants: ['b@example.com', 'c@example.com'] };
     const after = { ...group, participants: ['b@example.com', 'c@example.com'], membershipVersion: 3 };
-    const effect = platformEventEffect(group, event, view);
+    const effect = platformEventEffect(group, event, view, 0);
     expect(effect.conversation).toEqual(after);
     expect(effect.shown).toEqual(view({ ...event, added: ['c@example.com'], removed: ['a@example.com'] }, after));
   });
 
   it('the same members in another order change nothing', () => {
     const event: Changed = { type: 'group.participants_changed', conversationExternalId: 'g', added: [], removed: [], participants: ['b@example.com', 'a@example.com'], commandId: 'c3' };
-    expect(platformEventEffect(group, event, view)).toEqual({ identity: 'command:c3', conversation: null, shown: null });
+    expect(platformEventEffect(group, event, view, 0)).toEqual({ identity: 'command:c3', conversation: null, message: null, shown: null });
   });
 });
 

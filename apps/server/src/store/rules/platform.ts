@@ -1,5 +1,6 @@
 import type { PlatformEvent } from '@switchboard/contracts';
-import type { ConversationRecord, NewEvent, PlatformEventView } from '../types.ts';
+import type { CommandRecord, ConversationRecord, MessageRecord, NewEvent, PlatformEventView } from '../types.ts';
+import { isMessageEvent, messageAfter } from './messages.ts';
 
 type Appeared = Extract<PlatformEvent, { type: 'conversation.appeared' }>;
 /** Every platform event but conversation.appeared: each names a conversation known already. */
@@ -66,33 +67,64 @@ export function sameMembers(a: readonly string[], b: readonly string[]): boolean
 }
 
 /**
- * What an event in a known conversation (not a vote: see polls.ts) does. `identity`: a message is
- * itself by its id, a group change by the command that made it; the store records it once, and a
- * re-reported event (its identity recorded already) does nothing. A change the platform made on
- * its own has no identity: it applies when it changes something. `conversation`: the row as the
- * event leaves it, when it changes. `shown`: the stream event it implies.
+ * What an event in a known conversation (not a vote: see polls.ts) is, once: a message (or a
+ * message's state) by its id, a tapback by its own id, an edit by its message and time, a group
+ * change by the command that made it. A change the platform made on its own has none: it applies
+ * when it changes something.
+ */
+export function identityOf(event: Exclude<InConversation, { type: 'poll.voted' }>): string | null {
+  switch (event.type) {
+    case 'message.reaction':
+      return event.reactionExternalId;
+    case 'message.edited':
+      return `${event.messageExternalId}@${event.editedAt}`;
+    case 'group.renamed':
+    case 'group.participants_changed':
+      return event.commandId ? `command:${event.commandId}` : null;
+    default:
+      return event.messageExternalId;
+  }
+}
+
+/**
+ * What an event in a known conversation (not a vote: see polls.ts) does. The store records its
+ * `identity` once, and a re-reported event (its identity recorded already) does nothing.
+ * `conversation`: the row as the event leaves it, when it changes; `message`: the message row as
+ * it leaves it (messages.ts), for an event about a message; `shown`: the stream event it implies.
+ * `held`: the message the event names, as stored, and for a `message.sent` its command.
  */
 export interface PlatformEffect {
   identity: string | null;
   conversation: ConversationRecord | null;
+  message: MessageRecord | null;
   shown: NewEvent | null;
 }
 
-export function platformEventEffect(current: ConversationRecord, event: Exclude<InConversation, { type: 'poll.voted' }>, view: PlatformEventView): PlatformEffect {
-  const identity = 'messageExternalId' in event ? event.messageExternalId : event.commandId ? `command:${event.commandId}` : null;
+export interface HeldMessage {
+  message: MessageRecord | null;
+  command?: CommandRecord | null;
+}
+
+export function platformEventEffect(
+  current: ConversationRecord, event: Exclude<InConversation, { type: 'poll.voted' }>, view: PlatformEventView, at: number, held: HeldMessage = { message: null },
+): PlatformEffect {
+  const identity = identityOf(event);
+  if (isMessageEvent(event)) {
+    const message = messageAfter(current.accountId, current.id, held.message, event, at, held.command ?? null);
+    return { identity, conversation: null, message, shown: view(event, current, undefined, message) };
+  }
   switch (event.type) {
-    case 'message.received':
-    case 'message.sent':
-      return { identity, conversation: null, shown: view(event, current) };
+    case 'message.reaction':
+      return { identity, conversation: null, message: null, shown: view(event, current) };
     case 'group.renamed': {
-      if (current.name === event.name) return { identity, conversation: null, shown: null };
+      if (current.name === event.name) return { identity, conversation: null, message: null, shown: null };
       const renamed = { ...current, name: event.name };
-      return { identity, conversation: renamed, shown: view(event, renamed) };
+      return { identity, conversation: renamed, message: null, shown: view(event, renamed) };
     }
     case 'group.participants_changed': {
-      if (sameMembers(current.participants, event.participants)) return { identity, conversation: null, shown: null };
+      if (sameMembers(current.participants, event.participants)) return { identity, conversation: null, message: null, shown: null };
       const changed = { ...current, participants: event.participants, membershipVersion: current.membershipVersion + 1 };
-      return { identity, conversation: changed, shown: view(changedFrom(current.participants, event), changed) };
+      return { identity, conversation: changed, message: null, shown: view(changedFrom(current.participants, event), changed) };
     }
   }
 }

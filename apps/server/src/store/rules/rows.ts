@@ -1,5 +1,5 @@
 import type {
-  AccountRecord, AttachmentRecord, CommandRecord, ConversationRecord, CredentialRecord, EventRecord, LeaseRecord, PollRecord, PollVoteRecord, StatusChange,
+  AccountRecord, AttachmentRecord, CommandRecord, ConversationRecord, CredentialRecord, EventRecord, LeaseRecord, MessageRecord, PollRecord, PollVoteRecord, StatusChange,
 } from '../types.ts';
 import type { HeldVote } from './polls.ts';
 
@@ -112,3 +112,38 @@ export function pollVote(row: Row): PollVoteRecord {
 export function heldVote(row: Row | undefined): HeldVote | null {
   return row ? { optionIndex: row.option_index === null ? null : Number(row.option_index), votedAt: Number(row.voted_at) } : null;
 }
+
+export function message(row: Row): MessageRecord {
+  const at = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+  return {
+    accountId: row.account_id as string,
+    conversationId: row.conversation_id as string,
+    messageExternalId: row.message_external_id as string,
+    direction: row.direction as MessageRecord['direction'],
+    commandId: (row.command_id as string | null) ?? null,
+    senderExternalId: (row.sender_external_id as string | null) ?? null,
+    text: (row.text as string | null) ?? null,
+    attachments: JSON.parse(row.attachments as string) as MessageRecord['attachments'],
+    sentAt: at(row.sent_at),
+    deliveredAt: at(row.delivered_at),
+    readAt: at(row.read_at),
+    failedAt: at(row.failed_at),
+    failure: row.failure_reason ? { reason: row.failure_reason as NonNullable<MessageRecord['failure']>['reason'], platformMessage: (row.failure_message as string | null) ?? null } : null,
+    editedAt: at(row.edited_at),
+    unsentAt: at(row.unsent_at),
+    recordedAt: Number(row.recorded_at),
+  };
+}
+
+/** A message row's columns, in the order of MESSAGE_COLUMNS, as both stores write them. */
+export function messageValues(m: MessageRecord): Array<string | number | null> {
+  return [
+    m.accountId, m.conversationId, m.messageExternalId, m.direction, m.commandId, m.senderExternalId, m.text, JSON.stringify(m.attachments),
+    m.sentAt, m.deliveredAt, m.readAt, m.failedAt, m.failure?.reason ?? null, m.failure?.platformMessage ?? null, m.editedAt, m.unsentAt, m.recordedAt,
+  ];
+}
+
+export const MESSAGE_COLUMNS = 'account_id, conversation_id, message_external_id, direction, command_id, sender_external_id, text, attachments, sent_at, delivered_at, read_at, failed_at, failure_reason, failure_message, edited_at, unsent_at, recorded_at';
+
+/** The upsert both stores write a message with: the row as its rule left it, whole. */
+export const UPSERT_MESSAGE_SET = MESSAGE_COLUMNS.split(', ').filter((c) => !['account_id', 'conversation_id', 'message_external_id', 'recorded_at'].includes(c)).map((c) => `${c} = excluded.${c}`).join(', ');

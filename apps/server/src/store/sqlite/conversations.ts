@@ -1,7 +1,8 @@
 import type { PlatformEvent } from '@switchboard/contracts';
-import type { ConversationRecord, ConversationStore, NewEvent, PlatformEventsResult, PlatformEventView } from '../types.ts';
-import { command, conversation, heldVote, poll, pollVote } from '../rules/rows.ts';
-import { appearedConversation, changesConversations, platformEventEffect, UnknownConversation, type InConversation } from '../rules/platform.ts';
+import type { CommandRecord, ConversationRecord, ConversationStore, NewEvent, PlatformEventsResult, PlatformEventView } from '../types.ts';
+import { command, conversation, heldVote, message, MESSAGE_COLUMNS, messageValues, poll, pollVote, UPSERT_MESSAGE_SET } from '../rules/rows.ts';
+import { appearedConversation, changesConversations, platformEventEffect, UnknownConversation, type HeldMessage, type InConversation } from '../rules/platform.ts';
+import { isMessageEvent, messageCursor, parseMessageCursor, type MessageEvent } from '../rules/messages.ts';
 import { sentPoll, voteEffect } from '../rules/polls.ts';
 import type { SqliteDb } from './transaction.ts';
 import { insertEvents } from './events.ts';
@@ -50,6 +51,28 @@ export function conversations(db: SqliteDb): ConversationStore {
         return { ...poll(row), votes };
       });
     },
+
+    getMessageOfCommand(accountId, commandId) {
+      return db.read(() => {
+        const row = db.query('SELECT * FROM messages WHERE account_id = ? AND command_id = ?').get(accountId, commandId);
+        return row ? message(row) : null;
+      });
+    },
+
+    listMessages(accountId, conversationId, limit, cursor) {
+      return db.read(() => {
+        const after = cursor === null ? null : parseMessageCursor(cursor);
+        const rows = after
+          ? db.query(
+            `SELECT * FROM messages WHERE account_id = ? AND conversation_id = ? AND (recorded_at, message_external_id) < (?, ?)
+             ORDER BY recorded_at DESC, message_external_id DESC LIMIT ?`,
+          ).all(accountId, conversationId, after.recordedAt, after.messageExternalId, limit + 1)
+          : db.query('SELECT * FROM messages WHERE account_id = ? AND conversation_id = ? ORDER BY recorded_at DESC, message_external_id DESC LIMIT ?')
+            .all(accountId, conversationId, limit + 1);
+        const items = rows.slice(0, limit).map(message);
+        return { items, nextCursor: rows.length > limit ? messageCursor(items[items.length - 1]!) : null };
+      });
+    },
   };
 }
 
@@ -92,7 +115,8 @@ function apply(db: SqliteDb, accountId: string, event: PlatformEvent, at: number
   const current = byExternalId(db, accountId, event.conversationExternalId);
   if (!current) throw new UnknownConversation(event.conversationExternalId);
   if (event.type === 'poll.voted') return applyVote(db, current, event, view);
-  const effect = platformEventEffect(current, event, view);
+  const held = isMessageEvent(event) ? heldMessage(db, accountId, current.id, event) : undefined;
+  const effect = platformEventEffect(current, event, view, at, held);
   if (effect.identity !== null) {
     const { changes } = db.sql(
       'INSERT INTO platform_records (account_id, conversation_id, type, identity, recorded_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
@@ -104,8 +128,19 @@ function apply(db: SqliteDb, accountId: string, event: PlatformEvent, at: number
     db.sql('UPDATE conversations SET name = ?, participants = ?, membership_version = ? WHERE id = ?')
       .run(name, JSON.stringify(participants), membershipVersion, current.id);
   }
-  if (event.type === 'message.sent') recordPoll(db, accountId, current.id, event, at);
+  if (effect.message) {
+    db.sql(`INSERT INTO messages (${MESSAGE_COLUMNS}) VALUES (${MESSAGE_COLUMNS.split(', ').map(() => '?').join(', ')})
+      ON CONFLICT (account_id, conversation_id, message_external_id) DO UPDATE SET ${UPSERT_MESSAGE_SET}`).run(...messageValues(effect.message));
+  }
+  if (event.type === 'message.sent') recordPoll(db, current.id, event, at, held?.command ?? null);
   return effect.shown ? [effect.shown] : [];
+}
+
+/** The message an event names, as stored, and for a message.sent the command it names. */
+function heldMessage(db: SqliteDb, accountId: string, conversationId: string, event: MessageEvent): HeldMessage {
+  const row = db.sql('SELECT * FROM messages WHERE account_id = ? AND conversation_id = ? AND message_external_id = ?').get(accountId, conversationId, event.messageExternalId);
+  const sent = event.type === 'message.sent' ? db.sql('SELECT * FROM commands WHERE account_id = ? AND id = ?').get(accountId, event.commandId) : undefined;
+  return { message: row ? message(row) : null, command: sent ? command(sent) : null };
 }
 
 function byExternalId(db: SqliteDb, accountId: string, externalId: string): ConversationRecord | null {
@@ -113,9 +148,8 @@ function byExternalId(db: SqliteDb, accountId: string, externalId: string): Conv
   return row ? conversation(row) : null;
 }
 
-function recordPoll(db: SqliteDb, accountId: string, conversationId: string, event: Extract<InConversation, { type: 'message.sent' }>, at: number): void {
-  const row = db.sql('SELECT * FROM commands WHERE account_id = ? AND id = ?').get(accountId, event.commandId);
-  const made = sentPoll(row ? command(row) : null, conversationId, event.messageExternalId, at);
+function recordPoll(db: SqliteDb, conversationId: string, event: Extract<InConversation, { type: 'message.sent' }>, at: number, sent: CommandRecord | null): void {
+  const made = sentPoll(sent, conversationId, event.messageExternalId, at);
   if (!made) return;
   db.sql(
     `INSERT INTO polls (account_id, id, conversation_id, message_external_id, question, options, sent_at) VALUES (?, ?, ?, ?, ?, ?, ?)

@@ -46,6 +46,8 @@ export function events(db: SqliteDb): EventStore {
         ).run(olderThan);
         // A platform record is kept as long as its stream event: a re-report later than that is not expected.
         db.sql('DELETE FROM platform_records WHERE recorded_at < ?').run(olderThan);
+        // Messages are kept as long as the events that reported them.
+        db.sql('DELETE FROM messages WHERE recorded_at < ?').run(olderThan);
         return Number(db.sql('DELETE FROM events WHERE time < ?').run(olderThan).changes);
       });
     },

@@ -242,6 +242,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/conversations/{conversationId}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversationId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * A conversation's messages, newest first, each with its state
+         * @description What the account sent and received in the conversation, as the platform reported it:
+         *     each message once, with when it was sent, delivered and read, or when and why it
+         *     failed, and whether its sender edited or unsent it. For an agent building its context,
+         *     without replaying the stream. Messages are kept as long as the stream's events (7 days,
+         *     `SWITCHBOARD_EVENT_RETENTION_MS`): they are what the stream reported, and an older
+         *     history is the platform's own.
+         */
+        get: operations["listMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/capabilities": {
         parameters: {
             query?: never;
@@ -1083,6 +1110,12 @@ export interface components {
             /** Format: date-time */
             settledAt: string | null;
             history: components["schemas"]["StatusChange"][];
+            /**
+             * @description The message the command sent (a message.send, a group.create's first message), once
+             *     the platform confirmed it: when it was sent, delivered and read, or when and why it
+             *     failed after its settlement. Null for other commands, and until the echo.
+             */
+            message?: components["schemas"]["Message"] | null;
         };
         /** @enum {string} */
         ConversationKind: "direct" | "group";
@@ -1100,6 +1133,79 @@ export interface components {
             participants: components["schemas"]["Participant"][];
             /** Format: date-time */
             createdAt: string;
+        };
+        /**
+         * @description Why a message the platform took failed afterwards (`message.failed`):
+         *     - `not_delivered`: the platform reports the message was not delivered (iMessage's red
+         *       exclamation mark); its words are in `platformMessage`.
+         *     - `recipient_unreachable`: the platform says the recipient cannot receive it (the address
+         *       is not on the service).
+         * @enum {string}
+         */
+        MessageFailureReason: "not_delivered" | "recipient_unreachable";
+        MessageFailure: {
+            reason: components["schemas"]["MessageFailureReason"];
+            /** @description The platform's own words or error code, for people; not stable. */
+            platformMessage: string | null;
+        };
+        /**
+         * @description One message of a conversation and its state. A settled command is never settled again:
+         *     a send that settled `succeeded` (the platform took the message and echoed it) and then
+         *     failed keeps its settlement, and shows the failure here (`failedAt`, `failure`) and as
+         *     `message.failed` on the stream. The settlement is the command's one outcome, which
+         *     retries and idempotency rest on, and the service specification has no transition out of
+         *     `succeeded`; what became of the message after it is the message's state.
+         */
+        Message: {
+            messageExternalId: string;
+            /** Format: uuid */
+            conversationId: string;
+            /**
+             * @description `outbound`: the account sent it; `inbound`: someone else did.
+             * @enum {string}
+             */
+            direction: "outbound" | "inbound";
+            /**
+             * Format: uuid
+             * @description The command that sent it; null for inbound messages, and for the account's messages sent elsewhere.
+             */
+            commandId: string | null;
+            /** @description Who sent an inbound message; null for the account's own. */
+            senderExternalId: string | null;
+            /** @description The text as it stands (after an edit, the edited text; null once unsent, and for a message without text). */
+            text: string | null;
+            attachments: components["schemas"]["AttachmentRef"][];
+            /**
+             * Format: date-time
+             * @description When the platform confirmed the account's message, or received someone else's; null when only a later state was reported.
+             */
+            sentAt: string | null;
+            /** Format: date-time */
+            deliveredAt: string | null;
+            /**
+             * Format: date-time
+             * @description Direct conversations only; iMessage keeps no read receipts in groups.
+             */
+            readAt: string | null;
+            /** Format: date-time */
+            failedAt: string | null;
+            failure: components["schemas"]["MessageFailure"] | null;
+            /** Format: date-time */
+            editedAt: string | null;
+            /** Format: date-time */
+            unsentAt: string | null;
+        };
+        AttachmentRef: {
+            /** @description Downloads from `GET /v1/attachments/{attachmentId}` while it is kept. */
+            attachmentId: string;
+            fileName: string;
+            mimeType: string;
+            /** Format: int32 */
+            byteSize: number;
+        };
+        MessagePage: {
+            messages: components["schemas"]["Message"][];
+            nextCursor: string | null;
         };
         ConversationPage: {
             conversations: components["schemas"]["Conversation"][];
@@ -1851,6 +1957,42 @@ export interface operations {
                     "application/json": components["schemas"]["ConversationIdError"];
                 };
             };
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["ConversationNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    listMessages: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The `nextCursor` of the previous page; anything else is 400 `invalid_query`. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                conversationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of messages. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessagePage"];
+                };
+            };
+            400: components["responses"]["QueryInvalid"];
             401: components["responses"]["Unauthenticated"];
             404: components["responses"]["ConversationNotFound"];
             408: components["responses"]["RequestTimeout"];

@@ -659,6 +659,68 @@ export const zStatusChange = z.object({
     at: z.iso.datetime({ offset: true })
 });
 
+export const zConversationKind = z.enum(['direct', 'group']);
+
+export const zParticipant = z.object({
+    externalId: z.string()
+});
+
+export const zConversation = z.object({
+    conversationId: z.uuid(),
+    kind: zConversationKind,
+    name: z.string().nullable(),
+    participants: z.array(zParticipant).max(1024),
+    createdAt: z.iso.datetime({ offset: true })
+});
+
+/**
+ * Why a message the platform took failed afterwards (`message.failed`):
+ * - `not_delivered`: the platform reports the message was not delivered (iMessage's red
+ * exclamation mark); its words are in `platformMessage`.
+ * - `recipient_unreachable`: the platform says the recipient cannot receive it (the address
+ * is not on the service).
+ *
+ */
+export const zMessageFailureReason = z.enum(['not_delivered', 'recipient_unreachable']);
+
+export const zMessageFailure = z.strictObject({
+    reason: zMessageFailureReason,
+    platformMessage: z.string().nullable()
+});
+
+export const zAttachmentRef = z.strictObject({
+    attachmentId: z.string(),
+    fileName: z.string(),
+    mimeType: z.string(),
+    byteSize: z.int().gte(0).lte(2147483647)
+});
+
+/**
+ * One message of a conversation and its state. A settled command is never settled again:
+ * a send that settled `succeeded` (the platform took the message and echoed it) and then
+ * failed keeps its settlement, and shows the failure here (`failedAt`, `failure`) and as
+ * `message.failed` on the stream. The settlement is the command's one outcome, which
+ * retries and idempotency rest on, and the service specification has no transition out of
+ * `succeeded`; what became of the message after it is the message's state.
+ *
+ */
+export const zMessage = z.strictObject({
+    messageExternalId: z.string(),
+    conversationId: z.uuid(),
+    direction: z.enum(['outbound', 'inbound']),
+    commandId: z.uuid().nullable(),
+    senderExternalId: z.string().nullable(),
+    text: z.string().nullable(),
+    attachments: z.array(zAttachmentRef).max(100),
+    sentAt: z.iso.datetime({ offset: true }).nullable(),
+    deliveredAt: z.iso.datetime({ offset: true }).nullable(),
+    readAt: z.iso.datetime({ offset: true }).nullable(),
+    failedAt: z.iso.datetime({ offset: true }).nullable(),
+    failure: zMessageFailure.nullable(),
+    editedAt: z.iso.datetime({ offset: true }).nullable(),
+    unsentAt: z.iso.datetime({ offset: true }).nullable()
+});
+
 export const zCommand = z.object({
     commandId: zCommandId,
     type: zCommandType,
@@ -674,21 +736,13 @@ export const zCommand = z.object({
     errorPath: zErrorPath,
     createdAt: z.iso.datetime({ offset: true }),
     settledAt: z.iso.datetime({ offset: true }).nullable(),
-    history: z.array(zStatusChange).max(2)
+    history: z.array(zStatusChange).max(2),
+    message: zMessage.nullish()
 });
 
-export const zConversationKind = z.enum(['direct', 'group']);
-
-export const zParticipant = z.object({
-    externalId: z.string()
-});
-
-export const zConversation = z.object({
-    conversationId: z.uuid(),
-    kind: zConversationKind,
-    name: z.string().nullable(),
-    participants: z.array(zParticipant).max(1024),
-    createdAt: z.iso.datetime({ offset: true })
+export const zMessagePage = z.object({
+    messages: z.array(zMessage).max(200),
+    nextCursor: z.string().nullable()
 });
 
 export const zConversationPage = z.object({
@@ -896,6 +950,20 @@ export const zGetConversationPath = z.object({
  * The conversation.
  */
 export const zGetConversationResponse = zConversation;
+
+export const zListMessagesPath = z.object({
+    conversationId: z.string()
+});
+
+export const zListMessagesQuery = z.object({
+    limit: z.int().gte(1).lte(200).optional().default(50),
+    cursor: z.string().regex(/^[A-Za-z0-9_-]{1,512}$/).optional()
+});
+
+/**
+ * A page of messages.
+ */
+export const zListMessagesResponse = zMessagePage;
 
 /**
  * The live host and its capabilities.

@@ -178,6 +178,15 @@ export interface paths {
          *     a message that is not a poll the account sent through Switchboard, or for an option the
          *     poll does not have, is accepted and adds nothing: the platform shows polls the service
          *     never sent (sent from the phone), and a host cannot tell them apart.
+         *
+         *     What becomes of a message after it was sent, and what other people do to messages:
+         *     `message.delivered`, `message.read` and `message.failed` (once each per message: a state
+         *     already recorded adds no event, so a host reports them from webhooks and from its
+         *     catch-up alike), `message.reaction` (once per `reactionExternalId`: adding and removing a
+         *     tapback are two), `message.edited` (once per message and `editedAt`) and
+         *     `message.unsent` (once per message). A state reported for a message the server has not
+         *     recorded (sent before it kept messages, or from another device) is recorded all the same,
+         *     without a `commandId`.
          */
         post: operations["reportPlatformEvents"];
         delete?: never;
@@ -485,7 +494,91 @@ export interface components {
              */
             votedAt: string;
         };
-        PlatformEvent: components["schemas"]["PlatformConversationAppeared"] | components["schemas"]["PlatformMessageReceived"] | components["schemas"]["PlatformMessageSent"] | components["schemas"]["PlatformGroupRenamed"] | components["schemas"]["PlatformGroupParticipantsChanged"] | components["schemas"]["PlatformPollVoted"];
+        /** @description The platform marked one of the account's messages delivered. In a group, iMessage marks a message delivered once, not per member. */
+        PlatformMessageDelivered: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "message.delivered";
+            conversationExternalId: string;
+            messageExternalId: string;
+            /** Format: date-time */
+            deliveredAt: string;
+        };
+        /** @description The recipient read one of the account's messages (a direct conversation whose recipient sends read receipts; iMessage keeps no read receipts in groups). */
+        PlatformMessageRead: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "message.read";
+            conversationExternalId: string;
+            messageExternalId: string;
+            /** Format: date-time */
+            readAt: string;
+        };
+        /** @description A message the platform took (and echoed) failed afterwards: it never left the device. */
+        PlatformMessageFailed: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "message.failed";
+            conversationExternalId: string;
+            messageExternalId: string;
+            reason: components["schemas"]["MessageFailureReason"];
+            /** @description The platform's own words, or its error code, for people. */
+            platformMessage: string | null;
+            /** Format: date-time */
+            failedAt: string;
+        };
+        /** @description Someone else added or removed a tapback on a message of the conversation. A tapback is a message of its own on the platform (`reactionExternalId`); removing one is another. */
+        PlatformMessageReaction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "message.reaction";
+            conversationExternalId: string;
+            reactionExternalId: string;
+            /** @description The message reacted to. */
+            messageExternalId: string;
+            senderExternalId: string;
+            reaction: components["schemas"]["Tapback"];
+            /** @enum {string} */
+            action: "added" | "removed";
+            /** Format: date-time */
+            reactedAt: string;
+        };
+        /** @description Someone else edited a message they sent. */
+        PlatformMessageEdited: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "message.edited";
+            conversationExternalId: string;
+            messageExternalId: string;
+            senderExternalId: string;
+            text: string;
+            /** Format: date-time */
+            editedAt: string;
+        };
+        /** @description Someone else unsent (retracted) a message they sent. */
+        PlatformMessageUnsent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "message.unsent";
+            conversationExternalId: string;
+            messageExternalId: string;
+            senderExternalId: string;
+            /** Format: date-time */
+            unsentAt: string;
+        };
+        PlatformEvent: components["schemas"]["PlatformConversationAppeared"] | components["schemas"]["PlatformMessageReceived"] | components["schemas"]["PlatformMessageSent"] | components["schemas"]["PlatformGroupRenamed"] | components["schemas"]["PlatformGroupParticipantsChanged"] | components["schemas"]["PlatformPollVoted"] | components["schemas"]["PlatformMessageDelivered"] | components["schemas"]["PlatformMessageRead"] | components["schemas"]["PlatformMessageFailed"] | components["schemas"]["PlatformMessageReaction"] | components["schemas"]["PlatformMessageEdited"] | components["schemas"]["PlatformMessageUnsent"];
         PlatformEventBatch: {
             /** Format: int32 */
             epoch: number;
@@ -576,6 +669,17 @@ export interface components {
          *     would make clients match two for one failure.
          */
         SettlementCode: "stale_target" | "invalid_target" | "gateway_rejected" | "send_returned_not_ok" | "accepted_echo_unconfirmed" | "group_update_unverified" | "capability_constraint_violation" | "payload_invalid" | "transfer_unavailable" | "no_message_to_react_to" | "direct_conversation_required";
+        /**
+         * @description Why a message the platform took failed afterwards (`message.failed`):
+         *     - `not_delivered`: the platform reports the message was not delivered (iMessage's red
+         *       exclamation mark); its words are in `platformMessage`.
+         *     - `recipient_unreachable`: the platform says the recipient cannot receive it (the address
+         *       is not on the service).
+         * @enum {string}
+         */
+        MessageFailureReason: "not_delivered" | "recipient_unreachable";
+        /** @enum {string} */
+        Tapback: "love" | "like" | "dislike" | "laugh" | "emphasize" | "question";
     };
     responses: {
         /** @description The request body or a parameter does not match this protocol. */

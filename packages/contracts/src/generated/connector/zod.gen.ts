@@ -104,6 +104,49 @@ export const zPlatformPollVoted = z.strictObject({
     votedAt: z.iso.datetime({ offset: true })
 });
 
+/**
+ * The platform marked one of the account's messages delivered. In a group, iMessage marks a message delivered once, not per member.
+ */
+export const zPlatformMessageDelivered = z.strictObject({
+    type: z.literal('message.delivered'),
+    conversationExternalId: z.string(),
+    messageExternalId: z.string(),
+    deliveredAt: z.iso.datetime({ offset: true })
+});
+
+/**
+ * The recipient read one of the account's messages (a direct conversation whose recipient sends read receipts; iMessage keeps no read receipts in groups).
+ */
+export const zPlatformMessageRead = z.strictObject({
+    type: z.literal('message.read'),
+    conversationExternalId: z.string(),
+    messageExternalId: z.string(),
+    readAt: z.iso.datetime({ offset: true })
+});
+
+/**
+ * Someone else edited a message they sent.
+ */
+export const zPlatformMessageEdited = z.strictObject({
+    type: z.literal('message.edited'),
+    conversationExternalId: z.string(),
+    messageExternalId: z.string(),
+    senderExternalId: z.string(),
+    text: z.string(),
+    editedAt: z.iso.datetime({ offset: true })
+});
+
+/**
+ * Someone else unsent (retracted) a message they sent.
+ */
+export const zPlatformMessageUnsent = z.strictObject({
+    type: z.literal('message.unsent'),
+    conversationExternalId: z.string(),
+    messageExternalId: z.string(),
+    senderExternalId: z.string(),
+    unsentAt: z.iso.datetime({ offset: true })
+});
+
 export const zPlatformEventsRecorded = z.object({
     recorded: z.int().gte(0).lte(2147483647)
 });
@@ -215,20 +258,6 @@ export const zPlatformConversationAppeared = z.strictObject({
     commandId: z.uuid().optional()
 });
 
-export const zPlatformEvent = z.discriminatedUnion('type', [
-    zPlatformConversationAppeared,
-    zPlatformMessageReceived,
-    zPlatformMessageSent,
-    zPlatformGroupRenamed,
-    zPlatformGroupParticipantsChanged,
-    zPlatformPollVoted
-]);
-
-export const zPlatformEventBatch = z.strictObject({
-    epoch: z.int().gte(1).lte(2147483647),
-    events: z.array(zPlatformEvent).min(1).max(500)
-});
-
 export const zRecipientTarget = z.object({
     kind: z.literal('recipient'),
     recipientExternalId: z.string().max(254)
@@ -303,24 +332,6 @@ export const zSettlementRecorded = z.object({
 });
 
 /**
- * A `Settlement` without its epoch (the batch's), with the platform events to record before it.
- */
-export const zBatchedSettlement = z.strictObject({
-    commandId: z.uuid(),
-    status: z.enum(['succeeded', 'failed']),
-    errorCode: zSettlementCode.nullable(),
-    errorMessage: z.string().max(8192).optional(),
-    errorPath: z.string().max(8192).regex(/^(\/([^~\/]|~[01])*)*$/).optional(),
-    detail: z.string().max(2000).optional(),
-    events: z.array(zPlatformEvent).max(500).optional()
-});
-
-export const zSettlementBatch = z.strictObject({
-    epoch: z.int().gte(1).lte(2147483647),
-    settlements: z.array(zBatchedSettlement).min(1).max(100)
-});
-
-/**
  * `settled` with what was recorded (`status`, `errorCode`), or the error code the single
  * `settleCommand` would have answered, with its `message`.
  *
@@ -342,6 +353,89 @@ export const zSettlementResult = z.object({
 
 export const zSettlementsRecorded = z.object({
     results: z.array(zSettlementResult).max(100)
+});
+
+/**
+ * Why a message the platform took failed afterwards (`message.failed`):
+ * - `not_delivered`: the platform reports the message was not delivered (iMessage's red
+ * exclamation mark); its words are in `platformMessage`.
+ * - `recipient_unreachable`: the platform says the recipient cannot receive it (the address
+ * is not on the service).
+ *
+ */
+export const zMessageFailureReason = z.enum(['not_delivered', 'recipient_unreachable']);
+
+/**
+ * A message the platform took (and echoed) failed afterwards: it never left the device.
+ */
+export const zPlatformMessageFailed = z.strictObject({
+    type: z.literal('message.failed'),
+    conversationExternalId: z.string(),
+    messageExternalId: z.string(),
+    reason: zMessageFailureReason,
+    platformMessage: z.string().max(1024).nullable(),
+    failedAt: z.iso.datetime({ offset: true })
+});
+
+export const zTapback = z.enum([
+    'love',
+    'like',
+    'dislike',
+    'laugh',
+    'emphasize',
+    'question'
+]);
+
+/**
+ * Someone else added or removed a tapback on a message of the conversation. A tapback is a message of its own on the platform (`reactionExternalId`); removing one is another.
+ */
+export const zPlatformMessageReaction = z.strictObject({
+    type: z.literal('message.reaction'),
+    conversationExternalId: z.string(),
+    reactionExternalId: z.string(),
+    messageExternalId: z.string(),
+    senderExternalId: z.string(),
+    reaction: zTapback,
+    action: z.enum(['added', 'removed']),
+    reactedAt: z.iso.datetime({ offset: true })
+});
+
+export const zPlatformEvent = z.discriminatedUnion('type', [
+    zPlatformConversationAppeared,
+    zPlatformMessageReceived,
+    zPlatformMessageSent,
+    zPlatformGroupRenamed,
+    zPlatformGroupParticipantsChanged,
+    zPlatformPollVoted,
+    zPlatformMessageDelivered,
+    zPlatformMessageRead,
+    zPlatformMessageFailed,
+    zPlatformMessageReaction,
+    zPlatformMessageEdited,
+    zPlatformMessageUnsent
+]);
+
+/**
+ * A `Settlement` without its epoch (the batch's), with the platform events to record before it.
+ */
+export const zBatchedSettlement = z.strictObject({
+    commandId: z.uuid(),
+    status: z.enum(['succeeded', 'failed']),
+    errorCode: zSettlementCode.nullable(),
+    errorMessage: z.string().max(8192).optional(),
+    errorPath: z.string().max(8192).regex(/^(\/([^~\/]|~[01])*)*$/).optional(),
+    detail: z.string().max(2000).optional(),
+    events: z.array(zPlatformEvent).max(500).optional()
+});
+
+export const zSettlementBatch = z.strictObject({
+    epoch: z.int().gte(1).lte(2147483647),
+    settlements: z.array(zBatchedSettlement).min(1).max(100)
+});
+
+export const zPlatformEventBatch = z.strictObject({
+    epoch: z.int().gte(1).lte(2147483647),
+    events: z.array(zPlatformEvent).min(1).max(500)
 });
 
 export const zAcquireLeaseBody = zLeaseRequest;

@@ -5,7 +5,7 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /** @enum {string} */
-        EventType: "command.settled" | "conversation.appeared" | "message.received" | "message.sent" | "group.renamed" | "group.participants_changed" | "webhook.endpoint_disabled" | "webhook.test" | "poll.voted";
+        EventType: "command.settled" | "conversation.appeared" | "message.received" | "message.sent" | "group.renamed" | "group.participants_changed" | "webhook.endpoint_disabled" | "webhook.test" | "poll.voted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction" | "message.edited" | "message.unsent";
         /** @description Strictly increasing within the account. */
         EventId: string;
         /** Format: date-time */
@@ -245,8 +245,145 @@ export interface components {
             account: components["schemas"]["AccountId"];
             data: components["schemas"]["PollVoted"];
         };
+        /**
+         * @description The tapbacks of specs/openapi/switchboard.yaml `Tapback`; the lint keeps the two lists equal.
+         * @enum {string}
+         */
+        Tapback: "love" | "like" | "dislike" | "laugh" | "emphasize" | "question";
+        /**
+         * @description The reasons of specs/openapi/switchboard.yaml `MessageFailureReason`; the lint keeps the two lists equal.
+         * @enum {string}
+         */
+        MessageFailureReason: "not_delivered" | "recipient_unreachable";
+        MessageDelivered: {
+            /** Format: uuid */
+            conversationId: string;
+            messageExternalId: string;
+            /**
+             * Format: uuid
+             * @description The command that sent the message; null for a message the account sent elsewhere.
+             */
+            commandId: string | null;
+            deliveredAt: components["schemas"]["Time"];
+        };
+        MessageDeliveredEvent: {
+            id: components["schemas"]["EventId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "message.delivered";
+            time: components["schemas"]["Time"];
+            account: components["schemas"]["AccountId"];
+            data: components["schemas"]["MessageDelivered"];
+        };
+        MessageRead: {
+            /** Format: uuid */
+            conversationId: string;
+            messageExternalId: string;
+            /** Format: uuid */
+            commandId: string | null;
+            readAt: components["schemas"]["Time"];
+        };
+        MessageReadEvent: {
+            id: components["schemas"]["EventId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "message.read";
+            time: components["schemas"]["Time"];
+            account: components["schemas"]["AccountId"];
+            data: components["schemas"]["MessageRead"];
+        };
+        MessageFailed: {
+            /** Format: uuid */
+            conversationId: string;
+            messageExternalId: string;
+            /**
+             * Format: uuid
+             * @description The command that sent it; its settlement stays as it was.
+             */
+            commandId: string | null;
+            reason: components["schemas"]["MessageFailureReason"];
+            /** @description The platform's own words or error code, for people; not stable. */
+            platformMessage: string | null;
+            failedAt: components["schemas"]["Time"];
+        };
+        MessageFailedEvent: {
+            id: components["schemas"]["EventId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "message.failed";
+            time: components["schemas"]["Time"];
+            account: components["schemas"]["AccountId"];
+            data: components["schemas"]["MessageFailed"];
+        };
+        MessageReaction: {
+            /** Format: uuid */
+            conversationId: string;
+            /** @description The message reacted to. */
+            messageExternalId: string;
+            /** @description The tapback's own id on the platform. */
+            reactionExternalId: string;
+            senderExternalId: string;
+            reaction: components["schemas"]["Tapback"];
+            /** @enum {string} */
+            action: "added" | "removed";
+            reactedAt: components["schemas"]["Time"];
+        };
+        MessageReactionEvent: {
+            id: components["schemas"]["EventId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "message.reaction";
+            time: components["schemas"]["Time"];
+            account: components["schemas"]["AccountId"];
+            data: components["schemas"]["MessageReaction"];
+        };
+        MessageEdited: {
+            /** Format: uuid */
+            conversationId: string;
+            messageExternalId: string;
+            senderExternalId: string;
+            text: string;
+            editedAt: components["schemas"]["Time"];
+        };
+        MessageEditedEvent: {
+            id: components["schemas"]["EventId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "message.edited";
+            time: components["schemas"]["Time"];
+            account: components["schemas"]["AccountId"];
+            data: components["schemas"]["MessageEdited"];
+        };
+        MessageUnsent: {
+            /** Format: uuid */
+            conversationId: string;
+            messageExternalId: string;
+            senderExternalId: string;
+            unsentAt: components["schemas"]["Time"];
+        };
+        MessageUnsentEvent: {
+            id: components["schemas"]["EventId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "message.unsent";
+            time: components["schemas"]["Time"];
+            account: components["schemas"]["AccountId"];
+            data: components["schemas"]["MessageUnsent"];
+        };
         /** @description Any account event, discriminated by `type`. */
-        StreamEvent: components["schemas"]["CommandSettledEvent"] | components["schemas"]["ConversationAppearedEvent"] | components["schemas"]["MessageReceivedEvent"] | components["schemas"]["MessageSentEvent"] | components["schemas"]["GroupRenamedEvent"] | components["schemas"]["GroupParticipantsChangedEvent"] | components["schemas"]["WebhookEndpointDisabledEvent"] | components["schemas"]["WebhookTestEvent"] | components["schemas"]["PollVotedEvent"];
+        StreamEvent: components["schemas"]["CommandSettledEvent"] | components["schemas"]["ConversationAppearedEvent"] | components["schemas"]["MessageReceivedEvent"] | components["schemas"]["MessageSentEvent"] | components["schemas"]["GroupRenamedEvent"] | components["schemas"]["GroupParticipantsChangedEvent"] | components["schemas"]["WebhookEndpointDisabledEvent"] | components["schemas"]["WebhookTestEvent"] | components["schemas"]["PollVotedEvent"] | components["schemas"]["MessageDeliveredEvent"] | components["schemas"]["MessageReadEvent"] | components["schemas"]["MessageFailedEvent"] | components["schemas"]["MessageReactionEvent"] | components["schemas"]["MessageEditedEvent"] | components["schemas"]["MessageUnsentEvent"];
         StreamReset: {
             /** @constant */
             reason: "cursor_expired";

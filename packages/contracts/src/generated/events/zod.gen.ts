@@ -11,7 +11,13 @@ export const zEventType = z.enum([
     'group.participants_changed',
     'webhook.endpoint_disabled',
     'webhook.test',
-    'poll.voted'
+    'poll.voted',
+    'message.delivered',
+    'message.read',
+    'message.failed',
+    'message.reaction',
+    'message.edited',
+    'message.unsent'
 ]);
 
 /**
@@ -220,6 +226,119 @@ export const zPollVotedEvent = z.strictObject({
 });
 
 /**
+ * The tapbacks of specs/openapi/switchboard.yaml `Tapback`; the lint keeps the two lists equal.
+ */
+export const zTapback = z.enum([
+    'love',
+    'like',
+    'dislike',
+    'laugh',
+    'emphasize',
+    'question'
+]);
+
+/**
+ * The reasons of specs/openapi/switchboard.yaml `MessageFailureReason`; the lint keeps the two lists equal.
+ */
+export const zMessageFailureReason = z.enum(['not_delivered', 'recipient_unreachable']);
+
+export const zMessageDelivered = z.strictObject({
+    conversationId: z.uuid(),
+    messageExternalId: z.string(),
+    commandId: z.uuid().nullable(),
+    deliveredAt: zTime
+});
+
+export const zMessageDeliveredEvent = z.strictObject({
+    id: zEventId,
+    type: z.literal('message.delivered'),
+    time: zTime,
+    account: zAccountId,
+    data: zMessageDelivered
+});
+
+export const zMessageRead = z.strictObject({
+    conversationId: z.uuid(),
+    messageExternalId: z.string(),
+    commandId: z.uuid().nullable(),
+    readAt: zTime
+});
+
+export const zMessageReadEvent = z.strictObject({
+    id: zEventId,
+    type: z.literal('message.read'),
+    time: zTime,
+    account: zAccountId,
+    data: zMessageRead
+});
+
+export const zMessageFailed = z.strictObject({
+    conversationId: z.uuid(),
+    messageExternalId: z.string(),
+    commandId: z.uuid().nullable(),
+    reason: zMessageFailureReason,
+    platformMessage: z.string().nullable(),
+    failedAt: zTime
+});
+
+export const zMessageFailedEvent = z.strictObject({
+    id: zEventId,
+    type: z.literal('message.failed'),
+    time: zTime,
+    account: zAccountId,
+    data: zMessageFailed
+});
+
+export const zMessageReaction = z.strictObject({
+    conversationId: z.uuid(),
+    messageExternalId: z.string(),
+    reactionExternalId: z.string(),
+    senderExternalId: z.string(),
+    reaction: zTapback,
+    action: z.enum(['added', 'removed']),
+    reactedAt: zTime
+});
+
+export const zMessageReactionEvent = z.strictObject({
+    id: zEventId,
+    type: z.literal('message.reaction'),
+    time: zTime,
+    account: zAccountId,
+    data: zMessageReaction
+});
+
+export const zMessageEdited = z.strictObject({
+    conversationId: z.uuid(),
+    messageExternalId: z.string(),
+    senderExternalId: z.string(),
+    text: z.string(),
+    editedAt: zTime
+});
+
+export const zMessageEditedEvent = z.strictObject({
+    id: zEventId,
+    type: z.literal('message.edited'),
+    time: zTime,
+    account: zAccountId,
+    data: zMessageEdited
+});
+
+export const zMessageUnsent = z.strictObject({
+    conversationId: z.uuid(),
+    messageExternalId: z.string(),
+    senderExternalId: z.string(),
+    unsentAt: zTime
+});
+
+export const zMessageUnsentEvent = z.strictObject({
+    id: zEventId,
+    type: z.literal('message.unsent'),
+    time: zTime,
+    account: zAccountId,
+    data: zMessageUnsent
+});
+
+/**
  * Any account event, discriminated by `type`.
  */
 export const zStreamEvent = z.discriminatedUnion('type', [
@@ -231,7 +350,13 @@ export const zStreamEvent = z.discriminatedUnion('type', [
     zGroupParticipantsChangedEvent,
     zWebhookEndpointDisabledEvent,
     zWebhookTestEvent,
-    zPollVotedEvent
+    zPollVotedEvent,
+    zMessageDeliveredEvent,
+    zMessageReadEvent,
+    zMessageFailedEvent,
+    zMessageReactionEvent,
+    zMessageEditedEvent,
+    zMessageUnsentEvent
 ]);
 
 export const zStreamReset = z.strictObject({

@@ -3,9 +3,10 @@ import platformRecords from './002-platform-records.ts';
 import webhooks from './003-webhooks.ts';
 import polls from './004-polls.ts';
 import commandErrorsAndRetention from './005-command-errors-and-retention.ts';
+import messages from './006-messages.ts';
 
 /**
  * The SQLite schema, one SQL text per version (version = position + 1, kept in `user_version`).
  * Append-only: a released migration is never edited; a change is a new file listed here.
  */
-export const migrations: readonly string[] = [initial, platformRecords, webhooks, polls, commandErrorsAndRetention];
+export const migrations: readonly string[] = [initial, platformRecords, webhooks, polls, commandErrorsAndRetention, messages];
