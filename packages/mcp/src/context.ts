@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { SwitchboardClient } from '@switchboard/sdk';
+import { SwitchboardClient, type Clock } from '@switchboard/sdk';
 import type { Config } from './config.ts';
 import { TurnKeys } from './idempotency.ts';
 import { log } from './log.ts';
@@ -16,7 +16,7 @@ export interface Context {
   run(tool: string, body: () => Promise<CallToolResult>): Promise<CallToolResult>;
 }
 
-export function createContext(config: Config, options: { fetch?: (request: Request) => Promise<Response> } = {}): Context {
+export function createContext(config: Config, options: { fetch?: (request: Request) => Promise<Response>; clock?: Clock } = {}): Context {
   const client = new SwitchboardClient({
     baseUrl: config.url,
     apiKey: config.apiKey,
@@ -24,6 +24,7 @@ export function createContext(config: Config, options: { fetch?: (request: Reque
     // agent as a rate_limited tool error instead of holding the turn.
     retry: { maxDelayMs: 5_000 },
     ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
   });
   const redact = (result: CallToolResult): CallToolResult => {
     const text = JSON.stringify(result);

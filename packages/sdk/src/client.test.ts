@@ -188,6 +188,14 @@ describe('reads', () => {
     expect(requests).toHaveLength(2);
   });
 
+  it("reads a page of a conversation's messages with limit and cursor", async () => {
+    const page = { messages: [], nextCursor: 'c2' };
+    const { client, clock, requests } = setup([json(200, page)]);
+    expect(await clock.run(client.listMessages(conversationId, { limit: 20, cursor: 'c1' }))).toEqual(page);
+    const url = new URL(requests[0]!.url);
+    expect([url.pathname, url.searchParams.get('limit'), url.searchParams.get('cursor')]).toEqual([`/v1/conversations/${conversationId}/messages`, '20', 'c1']);
+  });
+
   it('reads an attachment as bytes with its media type and file name', async () => {
     const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47]);
     const { client, clock } = setup([new Response(bytes, { headers: { 'content-type': 'image/png', 'content-disposition': 'attachment; filename="cat.png"' } })]);

@@ -1,7 +1,7 @@
 import createClient from 'openapi-fetch';
 import type { paths } from '@switchboard/contracts';
 import { isEventId } from '@switchboard/contracts/catalog';
-import { randomId, systemClock, type Clock } from './clock.ts';
+import { linkedController, randomId, systemClock, type Clock } from './clock.ts';
 import { streamEvents, type EventsOptions } from './events.ts';
 import { call, type Context } from './http.ts';
 import { parseCommand } from './parse.ts';
@@ -9,6 +9,7 @@ import { sendRichToNewContact, type NewContact, type RichToNewContactOptions, ty
 import { defaultRetry, type RetryOptions } from './retry.ts';
 import { routingPathOfTarget } from './routing.ts';
 import { awaitSettlement, type CommandOutcome, type SettledOptions } from './settled.ts';
+import type { Delivery, DeliveredOptions } from './delivered.ts';
 import type {
   Acknowledgement,
   AgentTurnOptions,
@@ -19,6 +20,7 @@ import type {
   Conversation,
   ConversationPage,
   EventPage,
+  MessagePage,
   OptInEvent,
   OptInEventType,
   Poll,
@@ -158,7 +160,11 @@ export class SwitchboardClient {
     return this.#command('group.leave', request, options);
   }
 
-  /** A command's current status and settlement. */
+  /**
+   * A command's current status and settlement and, for a send (message.send, group.create's first
+   * message), `message`: what became of the message (sent, delivered, read, or failed after it
+   * settled), null until the platform confirmed it.
+   */
   async getCommand(commandId: string, options: RequestOptions = {}): Promise<Command> {
     const { api } = this.#ctx;
     const { data } = await call(this.#ctx, 'read', (signal) => api.GET('/v1/commands/{commandId}', { params: { path: { commandId } }, signal }), options.signal);
@@ -169,6 +175,17 @@ export class SwitchboardClient {
   async listConversations(query: { limit?: number | undefined; cursor?: string | undefined } = {}, options: RequestOptions = {}): Promise<ConversationPage> {
     const { api } = this.#ctx;
     const { data } = await call(this.#ctx, 'read', (signal) => api.GET('/v1/conversations', { params: { query }, signal }), options.signal);
+    return data;
+  }
+
+  /**
+   * A page of a conversation's messages, newest first, each with its state (sent, delivered,
+   * read, failed and why, edited, unsent). Pass `nextCursor` as `cursor` for the next page.
+   * Kept as long as the stream's events (7 days by default).
+   */
+  async listMessages(conversationId: string, query: { limit?: number | undefined; cursor?: string | undefined } = {}, options: RequestOptions = {}): Promise<MessagePage> {
+    const { api } = this.#ctx;
+    const { data } = await call(this.#ctx, 'read', (signal) => api.GET('/v1/conversations/{conversationId}/messages', { params: { path: { conversationId }, query }, signal }), options.signal);
     return data;
   }
 
@@ -316,6 +333,40 @@ export class SwitchboardClient {
    */
   settled(commandId: string, options: SettledOptions = {}): Promise<CommandOutcome> {
     return awaitSettlement(this, this.#ctx.clock, commandId, options);
+  }
+
+  /**
+   * Awaits a state of the message a command sent (message.send, or group.create's first
+   * message): `until: 'delivered'` (the default) or `'read'`, for at most `timeoutMs` (60 s).
+   * Resolves, and never throws for time running out, with the furthest state reached, so code
+   * that waits cannot mistake "not yet" for "not sent" and send again:
+   *
+   * - `state`: `'queued'` (not settled yet), `'sent'`, `'delivered'`, `'read'`, or `'failed'`
+   *   (the message never left the device after the platform took it; `message.failure` says
+   *   why, and the command stays `succeeded`);
+   * - `reached`: whether `until` was reached; `timedOut`: whether time ran out first (the
+   *   message may still move on: read it later with `getCommand`, do not send it again);
+   * - `message`: the message with its timestamps.
+   *
+   * A state reached before the call is answered at once (the command is read first). Rejects
+   * with `CommandFailedError` when the command settled `failed` (no message was sent: branch on
+   * its `errorCode`), with TypeError for a command that sends no message, and with the signal's
+   * reason when it aborts. In a group, `until: 'read'` answers at `delivered` (`reached: false`,
+   * `timedOut: false`): iMessage keeps no read receipts in groups.
+   *
+   * ```ts
+   * const { state, reached, timedOut } = await client.delivered(ack.commandId, { until: 'read', timeoutMs: 30_000 });
+   * ```
+   */
+  async delivered(commandId: string, options: DeliveredOptions = {}): Promise<Delivery> {
+    // Loaded on first use, like the zod schemas: a client that never waits for one does not download it.
+    const { awaitDelivery } = await import('./delivered.ts');
+    const stop = linkedController(options.signal);
+    try {
+      return await awaitDelivery(this, this.#ctx.clock, commandId, options, stop.signal);
+    } finally {
+      stop.abort();
+    }
   }
 
   /**

@@ -131,18 +131,21 @@ export class SettlementTimeoutError extends Error {
   }
 }
 
-/** A command the SDK depended on settled `failed` (sendRichToNewContact's recipient send). */
+/** A command the SDK depended on settled `failed`: sendRichToNewContact's recipient send, or the send `delivered()` waits on. */
 export class CommandFailedError extends Error {
   override readonly name = 'CommandFailedError';
   readonly commandId: string;
   readonly errorCode: SettlementCode;
   /** Why, for people (the command's `errorMessage`); branch on `errorCode`. */
   readonly errorMessage: string | null;
+  /** Where in the request body, as a JSON Pointer (the command's `errorPath`), when the failure is about one place. */
+  readonly errorPath: string | null;
 
-  constructor(commandId: string, errorCode: SettlementCode, errorMessage: string | null = null) {
+  constructor(commandId: string, errorCode: SettlementCode, errorMessage: string | null = null, errorPath: string | null = null) {
     super(`command ${commandId} settled failed: ${errorCode}${errorMessage ? ` (${errorMessage})` : ''}`);
     this.commandId = commandId;
     this.errorCode = errorCode;
     this.errorMessage = errorMessage;
+    this.errorPath = errorPath;
   }
 }

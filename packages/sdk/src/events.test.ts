@@ -75,7 +75,7 @@ describe('events()', () => {
   });
 
   it('skips event types this SDK does not know, and moves past them', async () => {
-    const { client, clock, requests } = setup([(r) => sse([frame(1, 'message.edited'), frame(2, 'message.sent')], 'close', r), (r) => sse([frame(3, 'message.sent')], 'hang', r)]);
+    const { client, clock, requests } = setup([(r) => sse([frame(1, 'message.forwarded'), frame(2, 'message.sent')], 'close', r), (r) => sse([frame(3, 'message.sent')], 'hang', r)]);
     expect(ids(await take(clock, client.events(), 2))).toEqual(['2', '3']);
     expect(requests.map(lastEventId)).toEqual(['0', '2']);
   });
@@ -87,6 +87,26 @@ describe('events()', () => {
     const opted = setup([(r) => sse([...stream, frame(5, 'message.sent')], 'hang', r)]);
     const items = await take(opted.clock, opted.client.events({ include: ['poll.voted'] }) as AsyncGenerator<StreamItem>, 3);
     expect(ids(items)).toEqual(['1', '2', '4']);
+  });
+
+  it("skips a message's later states and what others do to messages unless include names them; yields just those named", async () => {
+    const stream = [
+      frame(1, 'message.sent'),
+      frame(2, 'message.delivered', { commandId: 'c1' }),
+      frame(3, 'message.read', { commandId: 'c1' }),
+      frame(4, 'message.failed', { commandId: 'c2' }),
+      frame(5, 'message.reaction'),
+      frame(6, 'message.edited'),
+      frame(7, 'message.unsent'),
+      frame(8, 'message.sent'),
+    ];
+    const plain = setup([(r) => sse(stream, 'hang', r)]);
+    expect(ids(await take(plain.clock, plain.client.events(), 2))).toEqual(['1', '8']);
+    const states = setup([(r) => sse(stream, 'hang', r)]);
+    const items = await take(states.clock, states.client.events({ include: ['message.delivered', 'message.read', 'message.failed'] }) as AsyncGenerator<StreamItem>, 5);
+    expect(items.map((i) => [i.type === 'reset' ? '' : i.id, i.type])).toEqual([['1', 'message.sent'], ['2', 'message.delivered'], ['3', 'message.read'], ['4', 'message.failed'], ['8', 'message.sent']]);
+    const others = setup([(r) => sse(stream, 'hang', r)]);
+    expect(ids(await take(others.clock, others.client.events({ include: ['message.reaction', 'message.edited', 'message.unsent'] }) as AsyncGenerator<StreamItem>, 5))).toEqual(['1', '5', '6', '7', '8']);
   });
 
   it('reconnects when nothing, not even a heartbeat, arrives within the idle timeout', async () => {

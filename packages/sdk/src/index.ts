@@ -22,6 +22,7 @@ export { isRetryable, type RetryOptions, type RetryPath, type Failure } from './
 export { SseParser, type SseMessage } from './sse.ts';
 export type { EventsOptions } from './events.ts';
 export type { SettledOptions, CommandOutcome } from './settled.ts';
+export type { DeliveredOptions, Delivery, DeliveryState } from './delivered.ts';
 export type { NewContact, RichToNewContactOptions, RichToNewContactResult } from './recipe.ts';
 export { systemClock, type Clock } from './clock.ts';
 export type * from './types.ts';

@@ -47,7 +47,7 @@ async function conversationOf(client: RecipeClient, clock: Clock, commandId: str
     for await (const item of client.events({ after, signal: stop.signal })) {
       if (item.type === 'conversation.appeared' && item.data.commandId === commandId) return item.data.conversationId;
       if (item.type === 'command.settled' && item.data.commandId === commandId) {
-        if (item.data.status === 'failed') throw new CommandFailedError(commandId, item.data.errorCode!, item.data.errorMessage ?? null);
+        if (item.data.status === 'failed') throw new CommandFailedError(commandId, item.data.errorCode!, item.data.errorMessage ?? null, item.data.errorPath ?? null);
         if (item.data.conversationId) return item.data.conversationId;
       }
     }

@@ -31,6 +31,20 @@ export type RoutingPath = Schemas['RoutingPath'];
 export type Command = Schemas['Command'];
 export type Conversation = Schemas['Conversation'];
 export type ConversationPage = Schemas['ConversationPage'];
+/**
+ * One message of a conversation and its state: when it was sent, delivered and read, or when and
+ * why it failed (`failure`), and whether its sender edited or unsent it. `getCommand(id).message`
+ * is the message a command sent (null until the platform confirmed it, and for commands that send
+ * none); `listMessages` reads a conversation's.
+ */
+export type Message = Schemas['Message'];
+/** Why a message failed after the platform took it: `not_delivered` or `recipient_unreachable`. */
+export type MessageFailure = Schemas['MessageFailure'];
+export type MessageFailureReason = Schemas['MessageFailureReason'];
+/** An attachment of a message (`Message.attachments`); download it with `getAttachment`. */
+export type AttachmentRef = Schemas['AttachmentRef'];
+/** A page of a conversation's messages, newest first. */
+export type MessagePage = Schemas['MessagePage'];
 export type CapabilityReport = Schemas['CapabilityReport'];
 /** A poll the account sent, with each option's tally and each voter's choice; `pollId` is the sending command's id. */
 export type Poll = Schemas['Poll'];
@@ -96,7 +110,12 @@ type WebhookEventType = 'webhook.endpoint_disabled' | 'webhook.test';
  * (`include`): yielding them to every caller would add a case that an exhaustive `switch`
  * written before them does not handle. A future major release yields them by default.
  */
-export type OptInEventType = 'poll.voted';
+export type OptInEventType = 'poll.voted' | MessageStateEventType | 'message.reaction' | 'message.edited' | 'message.unsent';
+/**
+ * What became of one of the account's messages after `message.sent`: delivered, read, or failed
+ * after the platform took it. Each once per message. Opt-in (see `OptInEventType`).
+ */
+export type MessageStateEventType = 'message.delivered' | 'message.read' | 'message.failed';
 export type StreamEventType = Exclude<EventSchemas['EventType'], WebhookEventType | OptInEventType>;
 /** Any event of the response stream, discriminated by `type`. */
 export type StreamEvent = Exclude<EventSchemas['StreamEvent'], { type: WebhookEventType | OptInEventType }>;
@@ -115,6 +134,21 @@ export type WebhookTestEvent = EventSchemas['WebhookTestEvent'];
 /** Someone cast, changed or withdrew a vote on a poll the account sent; yielded by `events({ include: ['poll.voted'] })`. */
 export type PollVotedEvent = EventSchemas['PollVotedEvent'];
 export type PollVoted = EventSchemas['PollVoted'];
+/** The platform marked one of the account's messages delivered (once per message); yielded by `events({ include: ['message.delivered'] })`. */
+export type MessageDeliveredEvent = EventSchemas['MessageDeliveredEvent'];
+/** The recipient read one of the account's messages (direct conversations only; once per message); opt-in. */
+export type MessageReadEvent = EventSchemas['MessageReadEvent'];
+/**
+ * One of the account's messages failed after the platform took it (once per message); opt-in.
+ * Its command keeps its settlement: a send that settled `succeeded` stays `succeeded`.
+ */
+export type MessageFailedEvent = EventSchemas['MessageFailedEvent'];
+/** Someone else added or removed a tapback on a message (once per reaction); opt-in. */
+export type MessageReactionEvent = EventSchemas['MessageReactionEvent'];
+/** Someone else edited a message they sent (once per edit); opt-in. */
+export type MessageEditedEvent = EventSchemas['MessageEditedEvent'];
+/** Someone else unsent a message they sent; opt-in. */
+export type MessageUnsentEvent = EventSchemas['MessageUnsentEvent'];
 export type StreamReset = EventSchemas['StreamReset'];
 
 export type WebhookEndpoint = Schemas['WebhookEndpoint'];

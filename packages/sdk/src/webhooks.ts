@@ -5,7 +5,23 @@
  */
 import type { WebhookEvent } from './types.ts';
 
-export type { WebhookEvent, WebhookEndpointDisabledEvent, WebhookTestEvent } from './types.ts';
+/**
+ * A delivery carries any event of the account's stream, the opt-in ones included (`poll.voted`,
+ * `message.delivered`, `message.read`, `message.failed`, `message.reaction`, `message.edited`,
+ * `message.unsent`): an endpoint's `eventTypes` filter chooses among them, not the SDK.
+ */
+export type {
+  WebhookEvent,
+  WebhookEndpointDisabledEvent,
+  WebhookTestEvent,
+  PollVotedEvent,
+  MessageDeliveredEvent,
+  MessageReadEvent,
+  MessageFailedEvent,
+  MessageReactionEvent,
+  MessageEditedEvent,
+  MessageUnsentEvent,
+} from './types.ts';
 
 export interface VerifyOptions {
   /** How far `webhook-timestamp` may be from now, either way, in seconds. Default 300 (the Standard Webhooks default). */

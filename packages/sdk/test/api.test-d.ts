@@ -13,6 +13,17 @@ import {
   routingPathOfTarget,
   type Acknowledgement,
   type CommandOutcome,
+  type Delivery,
+  type Message,
+  type MessageDeliveredEvent,
+  type MessageEditedEvent,
+  type MessageFailedEvent,
+  type MessageFailure,
+  type MessagePage,
+  type MessageReactionEvent,
+  type MessageReadEvent,
+  type MessageUnsentEvent,
+  type OptInEventType,
   type ErrorCode,
   type Poll,
   type PollVotedEvent,
@@ -22,6 +33,7 @@ import {
   type SendToConversation,
   type SendToRecipient,
 } from '@switchboard/sdk';
+import { verifyWebhook, type MessageFailedEvent as WebhookMessageFailedEvent, type WebhookEvent } from '@switchboard/sdk/webhooks';
 
 declare const client: SwitchboardClient;
 const conversation = { kind: 'conversation', conversationId: '0190b7a4-0000-7000-8000-0000000000c1' } as const;
@@ -165,6 +177,105 @@ describe('polls', () => {
         default:
           expectTypeOf(item).toBeNever();
       }
+    };
+    void handle;
+  });
+});
+
+describe("a message's life", () => {
+  it('yields the message events only when asked, each typed, and the default stream type stays as 0.1 knew it', () => {
+    expectTypeOf(client.events({ after: 'now' })).toEqualTypeOf<AsyncGenerator<StreamItem, void, undefined>>();
+    expectTypeOf(client.events({ include: ['message.delivered', 'message.read', 'message.failed'] })).toEqualTypeOf<
+      AsyncGenerator<StreamItem | MessageDeliveredEvent | MessageReadEvent | MessageFailedEvent, void, undefined>
+    >();
+    expectTypeOf(client.events({ include: ['message.reaction', 'message.edited', 'message.unsent', 'poll.voted'] })).toEqualTypeOf<
+      AsyncGenerator<StreamItem | MessageReactionEvent | MessageEditedEvent | MessageUnsentEvent | PollVotedEvent, void, undefined>
+    >();
+    expectTypeOf<OptInEventType>().toEqualTypeOf<'poll.voted' | 'message.delivered' | 'message.read' | 'message.failed' | 'message.reaction' | 'message.edited' | 'message.unsent'>();
+    // @ts-expect-error: not an event type
+    void client.events({ include: ['message.deleted'] });
+    const handle = (item: StreamItem | MessageDeliveredEvent | MessageReadEvent | MessageFailedEvent | MessageReactionEvent | MessageEditedEvent | MessageUnsentEvent) => {
+      switch (item.type) {
+        case 'message.delivered':
+          expectTypeOf(item.data.deliveredAt).toBeString();
+          expectTypeOf(item.data.commandId).toEqualTypeOf<string | null>();
+          break;
+        case 'message.read':
+          expectTypeOf(item.data.readAt).toBeString();
+          break;
+        case 'message.failed':
+          expectTypeOf(item.data.reason).toEqualTypeOf<'not_delivered' | 'recipient_unreachable'>();
+          expectTypeOf(item.data.platformMessage).toEqualTypeOf<string | null>();
+          expectTypeOf(item.data.commandId).toEqualTypeOf<string | null>();
+          break;
+        case 'message.reaction':
+          expectTypeOf(item.data.action).toEqualTypeOf<'added' | 'removed'>();
+          expectTypeOf(item.data.reaction).toEqualTypeOf<'love' | 'like' | 'dislike' | 'laugh' | 'emphasize' | 'question'>();
+          break;
+        case 'message.edited':
+          expectTypeOf(item.data.text).toBeString();
+          break;
+        case 'message.unsent':
+          expectTypeOf(item.data.unsentAt).toBeString();
+          break;
+        case 'reset':
+        case 'command.settled':
+        case 'conversation.appeared':
+        case 'message.received':
+        case 'message.sent':
+        case 'group.renamed':
+        case 'group.participants_changed':
+          break;
+        default:
+          expectTypeOf(item).toBeNever();
+      }
+    };
+    void handle;
+  });
+
+  it("awaits a message's state and answers the state reached, the message narrowed on it", () => {
+    expectTypeOf(client.delivered('c', { until: 'read', timeoutMs: 30_000, after: 'now', signal: AbortSignal.timeout(1) })).resolves.toEqualTypeOf<Delivery>();
+    // @ts-expect-error: a message is delivered or read, nothing else is waited for
+    void client.delivered('c', { until: 'sent' });
+    const check = (delivery: Delivery) => {
+      expectTypeOf(delivery.state).toEqualTypeOf<'queued' | 'sent' | 'delivered' | 'read' | 'failed'>();
+      expectTypeOf(delivery.reached).toBeBoolean();
+      expectTypeOf(delivery.timedOut).toBeBoolean();
+      if (delivery.state === 'queued') expectTypeOf(delivery.message).toBeNull();
+      if (delivery.state === 'sent') expectTypeOf(delivery.message).toEqualTypeOf<Message | null>();
+      if (delivery.state === 'delivered' || delivery.state === 'read') expectTypeOf(delivery.message.deliveredAt).toEqualTypeOf<string | null>();
+      if (delivery.state === 'failed') {
+        expectTypeOf(delivery.message.failure).toEqualTypeOf<MessageFailure>();
+        expectTypeOf(delivery.message.failedAt).toBeString();
+      }
+    };
+    void check;
+  });
+
+  it("reads a conversation's messages, and the message a command sent", () => {
+    expectTypeOf(client.listMessages('c', { limit: 50, cursor: undefined })).resolves.toEqualTypeOf<MessagePage>();
+    expectTypeOf<MessagePage>().toEqualTypeOf<{ messages: Message[]; nextCursor: string | null }>();
+    const check = async () => {
+      const command = await client.getCommand('c');
+      expectTypeOf(command.message).toEqualTypeOf<Message | null | undefined>();
+      const message = (await client.listMessages('c')).messages[0]!;
+      expectTypeOf(message.direction).toEqualTypeOf<'outbound' | 'inbound'>();
+      expectTypeOf(message.failure).toEqualTypeOf<MessageFailure | null>();
+      expectTypeOf(message.readAt).toEqualTypeOf<string | null>();
+    };
+    void check;
+  });
+});
+
+describe('webhooks', () => {
+  it('type every event a delivery can carry, the message events included', () => {
+    expectTypeOf(verifyWebhook('whsec_x', '{}', {})).resolves.toEqualTypeOf<WebhookEvent>();
+    expectTypeOf<WebhookMessageFailedEvent>().toEqualTypeOf<MessageFailedEvent>();
+    const handle = (event: WebhookEvent) => {
+      if (event.type === 'message.failed') expectTypeOf(event.data.reason).toEqualTypeOf<'not_delivered' | 'recipient_unreachable'>();
+      if (event.type === 'message.read') expectTypeOf(event.data.readAt).toBeString();
+      if (event.type === 'message.reaction') expectTypeOf(event.data.messageExternalId).toBeString();
+      expectTypeOf<Extract<WebhookEvent, { type: 'message.delivered' }>>().toEqualTypeOf<MessageDeliveredEvent>();
     };
     void handle;
   });

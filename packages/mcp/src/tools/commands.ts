@@ -21,7 +21,7 @@ import {
 import type { Context } from '../context.ts';
 import { ok, toolError } from '../results.ts';
 import { toolInput } from './input.ts';
-import { outcomeOf, waitInput } from './wait.ts';
+import { messageWaitInput, outcomeOf, waitInput, type Wait } from './wait.ts';
 
 const conversationId = schemas.zConversationTarget.shape.conversationId.describe('The conversation (a UUID from list_conversations, recent_messages or wait_for_message).');
 
@@ -40,6 +40,8 @@ interface CommandTool {
   target: z.ZodRawShape;
   /** The payload, from the contracts. */
   payload: z.ZodType;
+  /** The command sends a message, so the tool can also wait for it to be delivered or read. */
+  sendsMessage: boolean;
   toTarget(args: Record<string, unknown>): Target;
   send(client: SwitchboardClient, body: { target: Target; payload: unknown }, idempotencyKey: string | undefined): Promise<Acknowledgement>;
 }
@@ -50,7 +52,9 @@ const ADMIN_NOTE = 'not idempotent: the admin path ignores Idempotency-Key, so c
 const retryNote = (minutes: number) =>
   `Safe to call again: the call carries an Idempotency-Key derived from this tool call (tool, target, payload) for ${minutes} minutes, so a repeat with the same arguments answers disposition "adopted" with the first command instead of acting twice.`;
 const settleNote =
-  'An answer of status "queued" means accepted, not done: pass wait: true to wait (bounded by timeoutMs) for the settlement: succeeded, or failed with a settlement code and its meaning.';
+  'An answer of status "queued" means accepted, not done: pass wait: "settled" (or true) to wait (bounded by timeoutMs) for the settlement: succeeded, or failed with a settlement code and its meaning.';
+const deliveryNote =
+  'A succeeded send means the platform took the message, not that it arrived: wait: "delivered" or "read" answers how far it got (messageState: sent, delivered, read, or failed) by the end of the wait. Sent and not yet delivered is not lost: do not send it again.';
 
 // The casts below name the SDK's request types: the MCP server checked the tool's input against
 // the same contracts' schemas before the call.
@@ -68,10 +72,12 @@ export const commandTools: CommandTool[] = [
         retryNote(m),
         'To send identical content again on purpose within that window, pass your own idempotencyKey.',
         settleNote,
+        deliveryNote,
         'For someone the account has no conversation with: send_rich_to_new_contact (rich content) or message_send_to_new_contact (plain text).',
       ].join(' '),
     target: { conversationId },
     payload: schemas.zMessageSendPayload,
+    sendsMessage: true,
     toTarget: inConversation,
     send: (client, body, key) => client.sendMessage(body as SendToConversation, key === undefined ? {} : { idempotencyKey: key }),
   },
@@ -86,10 +92,12 @@ export const commandTools: CommandTool[] = [
         'NOT idempotent: the admin path ignores Idempotency-Key, so calling this again sends a second message. After an error or a timeout, look with list_conversations or recent_messages before calling again.',
         'Once the send settles, the new conversation is listed by list_conversations and can take message_send.',
         settleNote,
+        deliveryNote,
       ].join(' '),
     target: { recipientExternalId: schemas.zRecipientTarget.shape.recipientExternalId.describe('The person: a phone number (E.164, e.g. +14155550142) or an email address.') },
     // Strict, unlike the service's schema: a key the service would drop silently is refused.
     payload: z.strictObject(schemas.zRecipientSendPayload.shape),
+    sendsMessage: true,
     toTarget: (args) => ({ kind: 'recipient', recipientExternalId: args.recipientExternalId as string }),
     send: (client, body) => client.sendMessage(body as SendToRecipient),
   },
@@ -106,6 +114,7 @@ export const commandTools: CommandTool[] = [
       ].join(' '),
     target: { conversationId },
     payload: schemas.zReactionTapbackPayload,
+    sendsMessage: false,
     toTarget: inConversation,
     send: (client, body, key) => client.applyTapback(body as TapbackRequest, key === undefined ? {} : { idempotencyKey: key }),
   },
@@ -122,6 +131,7 @@ export const commandTools: CommandTool[] = [
       ].join(' '),
     target: { conversationId },
     payload: schemas.zReactionApplyPayload,
+    sendsMessage: false,
     toTarget: inConversation,
     send: (client, body, key) => client.applyReaction(body as ReactionRequest, key === undefined ? {} : { idempotencyKey: key }),
   },
@@ -138,6 +148,7 @@ export const commandTools: CommandTool[] = [
       ].join(' '),
     target: { conversationId },
     payload: schemas.zNamePhotoSharePayload,
+    sendsMessage: false,
     toTarget: inConversation,
     send: (client, body, key) => client.shareNamePhoto(body as NamePhotoShareRequest, key === undefined ? {} : { idempotencyKey: key }),
   },
@@ -151,9 +162,11 @@ export const commandTools: CommandTool[] = [
         'NOT safe to retry: the admin path ignores Idempotency-Key, so calling this again creates a second group. After an error or a timeout, look with list_conversations before calling again.',
         'Once it settles, the group is listed by list_conversations.',
         settleNote,
+        deliveryNote,
       ].join(' '),
     target: { participantExternalIds: schemas.zParticipantsTarget.shape.participantExternalIds.describe('The members besides the account: phone numbers or email addresses.') },
     payload: schemas.zGroupCreatePayload,
+    sendsMessage: true,
     toTarget: (args) => ({ kind: 'participants', participantExternalIds: args.participantExternalIds as string[] }),
     send: (client, body) => client.createGroup(body as GroupCreateRequest),
   },
@@ -172,6 +185,7 @@ export const commandTools: CommandTool[] = [
       ].join(' '),
     target: { conversationId: conversationId.describe('The group conversation (a UUID).') },
     payload: schemas.zGroupUpdatePayload,
+    sendsMessage: false,
     toTarget: inConversation,
     send: (client, body) => client.updateGroup(body as GroupUpdateRequest),
   },
@@ -187,6 +201,7 @@ export const commandTools: CommandTool[] = [
       ].join(' '),
     target: { conversationId: conversationId.describe('The group conversation (a UUID).') },
     payload: schemas.zGroupLeavePayload,
+    sendsMessage: false,
     toTarget: inConversation,
     send: (client, body) => client.leaveGroup(body as GroupLeaveRequest),
   },
@@ -194,7 +209,7 @@ export const commandTools: CommandTool[] = [
 
 /** The input schema of a command tool: its target's fields, the contracts' payload, the wait, and on the agent-turn path the key. */
 export function inputOf(tool: CommandTool): z.ZodObject {
-  return toolInput({ ...tool.target, payload: tool.payload, ...waitInput, ...(isAgentTurn(tool) ? { idempotencyKey } : {}) });
+  return toolInput({ ...tool.target, payload: tool.payload, ...(tool.sendsMessage ? messageWaitInput : waitInput), ...(isAgentTurn(tool) ? { idempotencyKey } : {}) });
 }
 
 /**
@@ -239,7 +254,7 @@ export function registerCommandTools(server: McpServer, ctx: Context, windowMs: 
           const sent = key === undefined ? await sendOnce(() => tool.send(ctx.client, body, key)) : { ack: await tool.send(ctx.client, body, key) };
           if ('lost' in sent) return sent.lost;
           const { ack } = sent;
-          const outcome = await outcomeOf(ctx.client, ack, args.wait as boolean | undefined, args.timeoutMs as number | undefined, extra.signal);
+          const outcome = await outcomeOf(ctx.client, ack, args.wait as Wait | undefined, args.timeoutMs as number | undefined, extra.signal);
           return ok({
             commandId: ack.commandId,
             disposition: ack.disposition,

@@ -43,6 +43,22 @@ export function registerReadTools(server: McpServer, ctx: Context): void {
   );
 
   server.registerTool(
+    'list_messages',
+    {
+      title: "A conversation's messages and their state",
+      description: [
+        "A page of a conversation's messages, newest first, each with its state: direction (outbound: the account's; inbound: someone else's), text, attachments, commandId (for the account's sends),",
+        'sentAt, deliveredAt, readAt (direct conversations only), failedAt and failure {reason, platformMessage} (a message the platform took that never left the device), editedAt and unsentAt.',
+        'Use it to see whether a message was delivered or read before sending again: a message sent and not yet delivered is not lost. Pass nextCursor as cursor for the next page.',
+        'Kept as long as the stream (7 days by default).',
+      ].join(' '),
+      inputSchema: toolInput({ conversationId: schemas.zConversationTarget.shape.conversationId, ...schemas.zListMessagesQuery.shape }),
+      annotations: readOnly,
+    },
+    ({ conversationId, ...query }) => ctx.run('list_messages', async () => ok({ ...(await client.listMessages(conversationId, query)) })),
+  );
+
+  server.registerTool(
     'recent_messages',
     {
       title: "A conversation's recent messages",
@@ -50,6 +66,7 @@ export function registerReadTools(server: McpServer, ctx: Context): void {
         'The newest messages of a conversation, oldest first, read from the response stream (retained 7 days):',
         'inbound ones with their text and sender, outbound ones with what was sent (the command\'s payload) and their commandId.',
         'cursor is the stream\'s newest event: pass it to wait_for_message to wait for what comes next.',
+        'Whether a message was delivered, read or failed: list_messages.',
       ].join(' '),
       inputSchema: toolInput({
         conversationId: schemas.zConversationTarget.shape.conversationId,
@@ -86,7 +103,7 @@ export function registerReadTools(server: McpServer, ctx: Context): void {
     {
       title: "A command's status",
       description:
-        'A command\'s current status: queued, succeeded, or failed with its settlement code (errorCode) and the code\'s meaning. Use it after a send answered "queued" or a wait timed out, before deciding to send again.',
+        'A command\'s current status: queued, succeeded, or failed with its settlement code (errorCode) and the code\'s meaning; for a send, message: what became of the message once the platform took it (sentAt, deliveredAt, readAt, or failedAt with failure), null before. Use it after a send answered "queued" or a wait timed out, before deciding to send again.',
       inputSchema: toolInput({ commandId: schemas.zCommandId }),
       annotations: readOnly,
     },

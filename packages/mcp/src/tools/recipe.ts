@@ -1,12 +1,11 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import * as z from 'zod';
 import { schemas } from '@switchboard/contracts';
 import type { Conversation, RichPayload, SwitchboardClient } from '@switchboard/sdk';
 import type { Context } from '../context.ts';
 import { ok } from '../results.ts';
 import { streamHead } from './stream.ts';
 import { toolInput } from './input.ts';
-import { outcomeOf, timeoutMs, waitBounds } from './wait.ts';
+import { messageWaitInput, outcomeOf, timeoutMs, waitBounds } from './wait.ts';
 
 /** How addresses compare: phone numbers without their spacing, email addresses without case. */
 function sameAddress(a: string, b: string): boolean {
@@ -36,14 +35,14 @@ export function registerRecipeTool(server: McpServer, ctx: Context): void {
         'The way to send rich content (rich_text with an effect or subject, rich_link, poll) to someone the account has no conversation with.',
         'A recipient send carries plain text only, so this sends `text` as plain text first (message.send to the recipient: the admin path), waits for the new conversation to appear on the stream, then sends `payload` into it (the agent-turn path).',
         'If the account already has a direct conversation with the person, the plain-text step is skipped and `payload` goes straight into it, so calling this again after it succeeded does not send the plain text twice; the rich send is idempotent like message_send.',
-        'Answers with both commands and the conversationId; wait: true also waits for the rich send to settle.',
+        'Answers with both commands and the conversationId; wait: "settled" (or true) also waits for the rich send to settle, "delivered" or "read" for its message to be delivered or read (richSend.messageState says how far it got).',
       ].join(' '),
       inputSchema: toolInput({
         recipientExternalId: schemas.zRecipientTarget.shape.recipientExternalId.describe('The person: a phone number (E.164) or an email address.'),
         text: schemas.zRecipientSendPayload.shape.text.describe('The plain-text first message that starts the conversation.'),
         payload: schemas.zRichPayload,
-        wait: z.boolean().optional().describe('Also wait for the rich send to settle before answering.'),
-        timeoutMs: timeoutMs.describe(`How long to wait for the conversation to appear, and then for the settlement, in ms each (${waitBounds.min}-${waitBounds.max}, default ${waitBounds.default}).`),
+        wait: messageWaitInput.wait.describe(`What to wait for of the rich send before answering. ${messageWaitInput.wait.description}`),
+        timeoutMs: timeoutMs.describe(`How long to wait for the conversation to appear, and then for what \`wait\` names, in ms each (${waitBounds.min}-${waitBounds.max}, default ${waitBounds.default}).`),
       }),
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true, idempotentHint: false },
     },

@@ -50,6 +50,7 @@ describe('tools', () => {
         'group_leave',
         'send_rich_to_new_contact',
         'list_conversations',
+        'list_messages',
         'recent_messages',
         'command_status',
         'poll_results',

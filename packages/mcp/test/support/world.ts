@@ -96,8 +96,13 @@ export interface World {
   stop(): Promise<void>;
 }
 
-/** The server and a simulated host on OS 26 (remove_participant stalls, briefly), with one account. */
-export async function startWorld(serverEnv: Record<string, string> = {}): Promise<World> {
+/**
+ * The server and a simulated host on OS 26 (remove_participant stalls, briefly), with one account.
+ * Nothing happens to a message after its echo (no deliveries, reads, tapbacks, edits), so the
+ * stream holds only what a test did, unless `hostEnv` gives messages a life
+ * (SWITCHBOARD_SIM_P_DELIVERED and the others of apps/connector).
+ */
+export async function startWorld(serverEnv: Record<string, string> = {}, hostEnv: Record<string, string> = {}): Promise<World> {
   const server = await startServer(serverEnv);
   const account = await server.account();
   const simDir = mkdtempSync(join(tmpdir(), 'switchboard-mcp-sim-'));
@@ -105,7 +110,7 @@ export async function startWorld(serverEnv: Record<string, string> = {}): Promis
   const host = startHost({
     url: server.url,
     connectorKey: account.connectorKey,
-    env: { SWITCHBOARD_SIM_DB: simDb, SWITCHBOARD_OS_MAJOR_VERSION: '26', SWITCHBOARD_SIM_REMOVE_STALL_MS: '200' },
+    env: { SWITCHBOARD_SIM_DB: simDb, SWITCHBOARD_OS_MAJOR_VERSION: '26', SWITCHBOARD_SIM_REMOVE_STALL_MS: '200', SWITCHBOARD_SIM_MESSAGE_LIFE: 'off', ...hostEnv },
   });
   await host.leased();
   return {
