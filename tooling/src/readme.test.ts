@@ -159,6 +159,8 @@ describe('the README quick start, as written', () => {
       run.child.stdin!.write('\x03');
       expect(await run.exited, run.stdout()).toBe(0);
       expect(run.stdout()).not.toMatch(/ELIFECYCLE|second signal/);
+      // It says what it does, as the README says: the host releases its lease, then the server drains.
+      expect(run.stdout()).toMatch(/Stopping: the connector host releases its lease… released\.\r?\nThe server drains… stopped\.\r?\n/);
     };
     const demoEnv = () => Object.fromEntries([...readFileSync(join(dataDir, 'demo.env'), 'utf8').matchAll(/export (\w+)=(\S+)/g)].map((m) => [m[1]!, m[2]!]));
 
@@ -251,7 +253,7 @@ describe('the README quick start, as written', () => {
         expect(statusOf(run.headers()), command).toBe(200);
         const body = JSON.parse(stdout) as Record<string, any>;
         if (command.includes('/v1/polls/')) expect(body).toMatchObject({ pollId: values.pollId, question: 'Lunch on Friday?' });
-        if (command.includes('/v1/capabilities')) expect(body).toMatchObject({ hostId: 'demo-host' });
+        if (command.includes('/v1/capabilities')) expect(body).toMatchObject({ hostId: expect.stringMatching(/^demo-host-[0-9a-f]{6}$/) });
         if (command.includes('/v1/commands/')) expect(body).toMatchObject({ commandId: values.commandId, status: 'succeeded' });
         if (command.includes('/v1/events?after=0')) expect(body.events.length).toBeGreaterThan(0);
         if (command.includes('/v1/events?after=now')) expect(body).toMatchObject({ events: [], nextAfter: expect.stringMatching(/^[1-9]\d*$/) });

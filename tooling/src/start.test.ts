@@ -37,6 +37,7 @@ async function until(what: string, test: () => boolean, ms = 90_000): Promise<vo
   }
 }
 
+const hostOf = (output: string) => /Connector host\s+(\S+)/.exec(output)?.[1];
 const demoEnv = () => Object.fromEntries([...readFileSync(join(dataDir, 'demo.env'), 'utf8').matchAll(/export (\w+)=(\S+)/g)].map((m) => [m[1]!, m[2]!]));
 const connectorLog = () => readFileSync(join(dataDir, 'logs/connector.log'), 'utf8');
 
@@ -46,6 +47,22 @@ describe('pnpm start', { timeout: 240_000 }, () => {
     const first = run(port);
     await until('the first start', () => first.output().includes('Switchboard is running'));
     const before = demoEnv();
+    // Its connector host's id is its own, made from the data directory.
+    expect(hostOf(first.output())).toMatch(/^demo-host-[0-9a-f]{6}$/);
+
+    // A second start on the same data directory is refused at once, naming the first and what to do instead.
+    const again = run(await freePort());
+    try {
+      expect(await Promise.race([again.exited, new Promise((r) => setTimeout(() => r('still running'), 60_000))]), again.output()).toBe(1);
+      expect(again.output()).toContain(`Another start (pid ${first.child.pid}) runs with its data in ${dataDir}.`);
+      expect(again.output()).toContain(`SWITCHBOARD_DATA_DIR=${dataDir}-2 SWITCHBOARD_PORT=`);
+      expect(demoEnv()).toEqual(before);
+    } finally {
+      if (again.child.exitCode === null) {
+        process.kill(-again.child.pid!, 'SIGINT');
+        await again.exited;
+      }
+    }
 
     // A new contact writes in: the newest direct conversation is now someone else's.
     execFileSync(process.execPath, [join(root, 'apps/connector/dist/main.js'), 'inject', '--account', before.SWITCHBOARD_ACCOUNT!, '--from', '+14155550999', '--text', 'hello'], {
@@ -76,10 +93,13 @@ describe('pnpm start', { timeout: 240_000 }, () => {
     expect(await first.exited).toBe(0);
     expect(connectorLog()).toContain('"lease released"');
     expect(connectorLog()).not.toContain('second signal');
+    // It says what it does, as the README says it: the host releases its lease, then the server drains.
+    expect(first.output()).toMatch(/\nStopping: the connector host releases its lease… released\.\nThe server drains… stopped\.\n$/);
 
     const second = run(port);
     await until('the second start', () => second.output().includes('Switchboard is running'));
     expect(demoEnv()).toMatchObject({ DM: before.DM, GROUP: before.GROUP });
+    expect(hostOf(second.output())).toBe(hostOf(first.output()));
 
     // The README's form of the CLI whose stdout is JSON alone.
     const listed = execFileSync('npx', ['-y', 'pnpm@10.34.9', '--silent', 'switchboard', 'accounts', 'list', '--json'], {

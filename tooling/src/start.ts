@@ -1,9 +1,16 @@
 // `pnpm start`: the whole service on one machine. Starts the server and one simulated connector
 // host on the embedded store (./.switchboard), makes sure a demo account with a direct and a group
 // conversation exists, prints what a client needs, then shows the response stream as it happens.
-// Logs of both processes go to .switchboard/logs/. Ctrl-C stops everything.
+// Logs of both processes go to .switchboard/logs/. Ctrl-C stops everything, saying what it does.
+//
+// On one PostgreSQL database (SWITCHBOARD_DATABASE_URL) any number of starts run side by side, each
+// with a data directory and a port of its own (docs/postgresql.md): each start's connector host has
+// an id of its own, so one holds the demo account's lease and the others stand by, and every start
+// uses the one demo account and its two conversations.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, createWriteStream, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
+import { hostname } from 'node:os';
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { join, relative, resolve } from 'node:path';
@@ -24,15 +31,73 @@ interface Demo { accountId: string; apiKey: string; connectorKey: string; direct
 
 mkdirSync(join(dataDir, 'logs'), { recursive: true });
 const env = { ...process.env, SWITCHBOARD_DATA_DIR: dataDir, SWITCHBOARD_PORT: port };
-const children: ChildProcess[] = [];
+
+/**
+ * One start per data directory. A second would run a second server on the same embedded store, a
+ * connector host with the same id, and write its own URL over the first one's demo.env. A second
+ * start beside the first (a replica on one PostgreSQL database) gets a directory and a port of its own.
+ */
+function claimDataDir(): void {
+  const lock = join(dataDir, 'start.pid');
+  const holder = () => {
+    try {
+      return Number.parseInt(readFileSync(lock, 'utf8'), 10);
+    } catch {
+      return NaN;
+    }
+  };
+  for (;;) {
+    try {
+      writeFileSync(lock, `${process.pid}\n`, { flag: 'wx' });
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const pid = holder();
+    if (pid > 0 && pid !== process.pid && running(pid)) {
+      console.error(paint('red', `Another start (pid ${pid}) runs with its data in ${dataDir}.`));
+      console.error(`To run a second one beside it, give it a data directory and a port of its own:\n  ${paint('bold', `SWITCHBOARD_DATA_DIR=${dataDir}-2 SWITCHBOARD_PORT=${Number(port) + 1} npx -y pnpm@10.34.9 start`)}`);
+      process.exit(1);
+    }
+    // Left by a start that was killed: nothing runs there.
+    rmSync(lock, { force: true });
+  }
+  process.on('exit', () => {
+    if (holder() === process.pid) rmSync(lock, { force: true });
+  });
+}
+
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+claimDataDir();
+
+/**
+ * The connector host's id: one of its own for this data directory on this machine, the same on
+ * every start. Starts that share a PostgreSQL database then run hosts with different ids: one holds
+ * the lease, the others stand by. With one id they would take the lease from each other (a host id
+ * takes its own live lease over at once, as a restarted host must), so the connector stops a host
+ * whose lease another process with its id took, and this start with it. SWITCHBOARD_HOST_ID, when
+ * set, is used as it is.
+ */
+const hostId = process.env.SWITCHBOARD_HOST_ID || `demo-host-${createHash('sha256').update(`${hostname()}\0${dataDir}`).digest('hex').slice(0, 6)}`;
+
+interface Child { name: string; process: ChildProcess; logFile: string; logFrom: number; out: WriteStream }
+const children: Child[] = [];
 
 function start(name: string, entry: string, flags: string[] = [], extra: Record<string, string> = {}): ChildProcess {
   const logFile = join(dataDir, 'logs', `${name}.log`);
   const log = openSync(logFile, 'a');
   // Its own process group: Ctrl-C reaches this process only, which stops each child once.
   const child = spawn(process.execPath, [...flags, entry], { env: { ...env, ...extra }, stdio: ['ignore', 'pipe', log], detached: true });
-  children.push(child);
   const out = child.stdout!.pipe(createWriteStream('', { fd: log }));
+  children.push({ name, process: child, logFile, logFrom: fstatSync(log).size, out });
   child.once('exit', async (code, signal) => {
     if (stopping) return;
     // Its last lines may still be on their way through the pipe into the log: read it once they are in.
@@ -43,6 +108,25 @@ function start(name: string, entry: string, flags: string[] = [], extra: Record<
     void stop(1);
   });
   return child;
+}
+
+/** The log's JSON records written since `from` (a byte offset). */
+function recordsSince(logFile: string, from: number): Array<{ msg?: string; level?: number }> {
+  const fd = openSync(logFile, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const bytes = Buffer.alloc(Math.max(0, size - from));
+    readSync(fd, bytes, 0, bytes.length, from);
+    return bytes.toString('utf8').split('\n').flatMap((line) => {
+      try {
+        return [JSON.parse(line)];
+      } catch {
+        return [];
+      }
+    });
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** The last line of a log that is not a routine JSON record (else its last warning): what a process said as it failed. */
@@ -77,8 +161,10 @@ function listening(child: ChildProcess): Promise<string> {
   });
 }
 
-function cli(...args: string[]): any {
-  return JSON.parse(execFileSync(process.execPath, [cliEntry, ...args, '--json'], { env, encoding: 'utf8' }));
+function cli(...args: Array<string | { quiet: true }>): any {
+  const quiet = args.some((a) => typeof a !== 'string');
+  const argv = args.filter((a): a is string => typeof a === 'string');
+  return JSON.parse(execFileSync(process.execPath, [cliEntry, ...argv, '--json'], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', quiet ? 'pipe' : 'inherit'] }));
 }
 
 function inject(accountId: string, ...args: string[]): any {
@@ -104,8 +190,17 @@ async function demoAccount(url: string): Promise<Partial<Demo> & Omit<Demo, 'dir
     const known = await fetch(`${url}/v1/conversations?limit=1`, { headers: { authorization: `Bearer ${saved.apiKey}` } });
     if (known.status !== 401) return saved;
   }
-  const accounts: Array<{ id: string; name: string }> = cli('accounts', 'list');
-  const account = accounts.find((a) => a.name === 'demo') ?? cli('accounts', 'create', 'demo');
+  const demoOf = () => (cli('accounts', 'list') as Array<{ id: string; name: string }>).find((a) => a.name === 'demo');
+  let account = demoOf();
+  if (!account) {
+    try {
+      account = cli('accounts', 'create', 'demo', { quiet: true }) as { id: string; name: string };
+    } catch (error) {
+      // Another start on the same database made it a moment ago: use that one.
+      account = demoOf();
+      if (!account) throw error;
+    }
+  }
   const apiKey = cli('keys', 'create', account.id, '--label', 'demo').secret;
   const connectorKey = cli('connector-keys', 'create', account.id, '--label', 'demo host').secret;
   const demo = { accountId: account.id, apiKey, connectorKey };
@@ -136,6 +231,31 @@ async function conversations(url: string, demo: Partial<Demo> & Omit<Demo, 'dire
   }
   saveDemo({ ...demo, direct: found.direct, group: found.group });
   return { direct: found.direct, group: found.group };
+}
+
+/**
+ * Waits until this start's connector host holds the account's lease, or stands by while another
+ * host holds it (a start beside this one on the same database), so that the service is running
+ * when the banner says so: commands are executed, and Ctrl-C finds a host that can release its
+ * lease. Answers the holder's host id; null if none holds it after a while.
+ */
+async function leaseHolder(url: string, apiKey: string): Promise<string | null> {
+  const connector = children.find((c) => c.name === 'connector')!;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const said = new Set(recordsSince(connector.logFile, connector.logFrom).map((r) => r.msg));
+    if (said.has('lease acquired')) return hostId;
+    // Once the host runs (from then on a signal stops it as it should), whoever holds the lease.
+    if (said.has('host starting')) {
+      const answer = await fetch(`${url}/v1/capabilities`, { headers: { authorization: `Bearer ${apiKey}` } }).catch(() => null);
+      const body = (await answer?.json().catch(() => null)) as { hostId?: string } | null | undefined;
+      // A lease of this host's id that its log does not show is a killed start's: this host takes it over at once.
+      const held = answer?.status === 200 ? (body?.hostId ?? null) : null;
+      if (held && held !== hostId) return held;
+    }
+    if (Date.now() > deadline) return null;
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 /** Prints the account's response stream, one coloured line per event. */
@@ -195,32 +315,68 @@ function print(event: { id?: string; type?: string; time?: string; data: Record<
 }
 
 let stopping = false;
-/** Stops the connector host first, so it can release its lease while the server still answers. */
-async function stop(code = 0): Promise<void> {
+const STOP_LIMIT_MS = 15_000;
+
+/** What a stopped connector host did with its lease, from the log it wrote while it ran. */
+function leaseOutcome(child: Child): string {
+  const said = new Set(recordsSince(child.logFile, child.logFrom).map((r) => r.msg));
+  if (said.has('lease released')) return paint('green', 'released.');
+  if (said.has('lease already gone at release')) return paint('yellow', 'it was gone already.');
+  if (said.has('lease release failed; it expires on its own')) return paint('yellow', 'the server did not answer; it expires on its own.');
+  return paint('green', said.has('lease acquired') ? 'stopped.' : 'it held none.');
+}
+
+/**
+ * Ctrl-C (or SIGTERM, or a process that stopped): stops the connector host first, so it can
+ * release its lease while the server still answers, then the server, which drains; each step is
+ * said as it happens. `code` is the exit status, 1 also when a step fails.
+ */
+async function stop(code = 0, why: 'interrupted' | 'failed' = 'failed'): Promise<void> {
   if (stopping) return;
   stopping = true;
-  setTimeout(() => process.exit(code), 10_000).unref();
+  const said = (text: string) => (why === 'interrupted' ? process.stdout.write(text) : undefined);
+  setTimeout(() => {
+    said(`${paint('red', `still running after ${STOP_LIMIT_MS / 1_000} s: killed`)} ${paint('dim', `(logs in ${join(dataDir, 'logs')})`)}\n`);
+    process.exit(1);
+  }, STOP_LIMIT_MS).unref();
+  const steps: Record<string, [string, (child: Child) => string]> = {
+    connector: ['the connector host releases its lease… ', leaseOutcome],
+    server: ['the server drains… ', () => paint('green', 'stopped.')],
+  };
+  let first = true;
   for (const child of [...children].reverse()) {
-    if (child.exitCode !== null || child.signalCode !== null) continue;
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    await exited;
+    const { process: running } = child;
+    if (running.exitCode !== null || running.signalCode !== null) continue;
+    const [doing, done] = steps[child.name]!;
+    said(first ? `${paint('bold', 'Stopping:')} ${doing}` : `${doing[0]!.toUpperCase()}${doing.slice(1)}`);
+    first = false;
+    const exited = new Promise<[number | null, NodeJS.Signals | null]>((r) => running.once('exit', (c, s) => r([c, s])));
+    running.kill('SIGTERM');
+    const [exitCode, signal] = await exited;
+    // Its last lines may still be on their way through the pipe into the log.
+    await Promise.race([finished(child.out).catch(() => undefined), new Promise((r) => setTimeout(r, 2_000))]);
+    // SIGTERM before it set up its own handling (it had just started): it held nothing, and it stopped.
+    if (exitCode === 0 || signal === 'SIGTERM') said(`${done(child)}\n`);
+    else {
+      said(`${paint('red', `it exited (${signal ?? exitCode}): ${lastError(child.logFile)}`)}\n`);
+      code = 1;
+    }
   }
   process.exit(code);
 }
-process.on('SIGINT', () => void stop(0));
-process.on('SIGTERM', () => void stop(0));
+process.on('SIGINT', () => void stop(0, 'interrupted'));
+process.on('SIGTERM', () => void stop(0, 'interrupted'));
 // In a terminal, read Ctrl-C as a key rather than let it signal the whole process group: the
 // package manager's shells would die of it and report a failure for a clean stop.
 if (process.stdin.isTTY) {
   process.stdin.setRawMode(true);
   process.stdin.on('data', (key: Buffer) => {
-    if (key.includes(0x03) || key.includes(0x04)) void stop(0);
+    if (key.includes(0x03) || key.includes(0x04)) void stop(0, 'interrupted');
   });
 }
 // Children live in their own process groups; never leave one behind.
 process.on('exit', () => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const { process: child } of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 
 // Build what changed (turbo's cache makes this quick), in this process so that Ctrl-C reaches no shell.
@@ -229,8 +385,9 @@ execFileSync(join(root, 'node_modules/.bin/turbo'), ['run', 'build', '--filter=@
 const server = start('server', serverEntry, serverFlags);
 const url = await listening(server);
 const account = await demoAccount(url);
-start('connector', connectorEntry, [], { SWITCHBOARD_URL: url, SWITCHBOARD_CONNECTOR_KEY: account.connectorKey, SWITCHBOARD_HOST_ID: 'demo-host' });
+start('connector', connectorEntry, [], { SWITCHBOARD_URL: url, SWITCHBOARD_CONNECTOR_KEY: account.connectorKey, SWITCHBOARD_HOST_ID: hostId });
 const { direct, group } = await conversations(url, account);
+const holder = await leaseHolder(url, account.apiKey);
 const envFile = join(dataDir, 'demo.env');
 writeFileSync(
   envFile,
@@ -245,6 +402,7 @@ ${paint('bold', 'Switchboard is running')} ${paint('dim', `(data in ${dataDir})`
   API key         ${paint('bold', account.apiKey)}
   Direct chat     ${direct}
   Group chat      ${group}
+  Connector host  ${hostId} ${paint('dim', holder === hostId ? '(holds the lease)' : holder ? `(stands by: ${holder} holds the lease)` : '(no lease yet)')}
 
 In another terminal:  ${paint('bold', `source ${relative(process.cwd(), envFile).startsWith('..') ? envFile : relative(process.cwd(), envFile)}`)}  then try the README's curl examples.
 Commands settle below, as the response stream reports them. Ctrl-C stops the service.

@@ -28,9 +28,14 @@ interface Run {
 
 /** Runs the operator CLI as its own process over the server's data directory. */
 function cli(...args: string[]): Promise<Run> {
+  return cliWith({}, ...args);
+}
+
+/** The same, with more environment. */
+function cliWith(env: Record<string, string>, ...args: string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [paths.cli, ...args], {
-      env: { ...process.env, ...server.storeEnv, NO_COLOR: '1' },
+      env: { ...process.env, ...server.storeEnv, NO_COLOR: '1', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -136,6 +141,41 @@ describe('usage', () => {
   });
 });
 
+describe('errors under --json', () => {
+  it('go to stderr as one JSON object with a code, and the same exit status as without --json', async () => {
+    const dup = uniqueName('json-dup');
+    await json('accounts', 'create', dup);
+    const account = await json('accounts', 'create', uniqueName('json-errors'));
+    const cases: [string[], string, number][] = [
+      [[], 'usage', 2],
+      [['frobnicate'], 'usage', 2],
+      [['accounts', 'list', '--bogus'], 'usage', 2],
+      [['keys', 'create', 'nobody-here'], 'account_not_found', 2],
+      [['accounts', 'create', dup], 'account_exists', 2],
+      [['keys', 'revoke', 'no-such-key'], 'key_not_found', 2],
+      [['webhooks', 'enable', account.name, 'no-such-endpoint'], 'endpoint_not_found', 2],
+    ];
+    const runs = await Promise.all(cases.map(([args]) => cli(...args, '--json')));
+    for (const [i, run] of runs.entries()) {
+      const [args, code, exit] = cases[i]!;
+      expect(run.code, args.join(' ')).toBe(exit);
+      expect(run.stdout, args.join(' ')).toBe('');
+      expect(JSON.parse(run.stderr), args.join(' ')).toEqual({ error: code, message: expect.any(String) });
+    }
+    // Without --json the same error stays a human one.
+    const human = await cli('keys', 'create', 'nobody-here');
+    expect(human.code).toBe(2);
+    expect(human.stderr).toContain('error: no account "nobody-here"');
+  });
+
+  it('a failure that is not the command line\'s exits 1 with its code', async () => {
+    const run = await cliWith({ SWITCHBOARD_RATE_LIMIT: 'lots' }, 'accounts', 'list', '--json');
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(JSON.parse(run.stderr)).toEqual({ error: 'config_invalid', message: expect.stringContaining('SWITCHBOARD_RATE_LIMIT') });
+  });
+});
+
 describe('accounts', () => {
   it('accounts create makes an account; accounts list shows it', async () => {
     const name = uniqueName('acme');
@@ -153,7 +193,7 @@ describe('accounts', () => {
     await json('accounts', 'create', name);
     const again = await cli('accounts', 'create', name, '--json');
     expect(again.code).toBe(2);
-    expect(again.stderr).toContain(`an account named "${name}" exists`);
+    expect(JSON.parse(again.stderr)).toEqual({ error: 'account_exists', message: `an account named "${name}" exists` });
     expect(again.stdout).toBe('');
     expect((await json<any[]>('accounts', 'list')).filter((a) => a.name === name)).toHaveLength(1);
   });
@@ -217,7 +257,9 @@ describe('connector keys and hosts', () => {
     const hosts = await json<any[]>('hosts');
     expect(hosts.find((h) => h.accountId === account.id)).toMatchObject({ accountId: account.id, accountName: account.name, hostId: 'mac-mini-1', epoch: lease.body.epoch, osMajorVersion: 15, live: true, expiresAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
     const human = await cli('hosts');
-    expect(human.stdout).toMatch(new RegExp(`${account.name}\\s+mac-mini-1\\s+${lease.body.epoch}\\s+15\\s+live`));
+    // The OS column says which OS: the connector hosts are Macs.
+    expect(human.stdout).toMatch(/^ACCOUNT\s+HOST\s+EPOCH\s+OS\s+LEASE/);
+    expect(human.stdout).toMatch(new RegExp(`${account.name}\\s+mac-mini-1\\s+${lease.body.epoch}\\s+macOS 15\\s+live`));
 
     const release = await fetch(`${server.url}/v1/connector/lease/release`, { method: 'POST', headers: authorized(connector.secret), body: JSON.stringify({ epoch: lease.body.epoch }) });
     expect(release.status).toBe(204);

@@ -100,3 +100,46 @@ describe('ConnectorHost settles', () => {
     ]);
   });
 });
+
+describe('ConnectorHost shutting down', () => {
+  test('a lease taken over while it drains (the process replacing it started) ends run() cleanly, not as a failure', { timeout: 10_000 }, async () => {
+    const command = dispatched('message.send', { text: 'slow' }, directTarget());
+    const server = fakeServer([command], true);
+    let takenOver = false;
+    const lease = (epoch: number) => ({ status: 200, body: { accountId: 'a', hostId: 'h', epoch, ttlMs: 300, expiresAt: new Date(Date.now() + 300).toISOString() } });
+    Object.assign(server.client, {
+      acquireLease: async () => lease(1),
+      renewLease: async (epoch: number) => (takenOver ? { status: 409, body: { error: 'lease_lost', message: 'this epoch is not the live lease' } } : lease(epoch)),
+    });
+    let sent: () => void = () => undefined;
+    const sending = new Promise<void>((resolve) => (sent = resolve));
+    let finish: () => void = () => undefined;
+    const slowDriver = {
+      ...driver,
+      sendToConversation: async (action: { commandId: string }, conversation: { externalId: string }): Promise<Outcome> => {
+        sent();
+        await new Promise<void>((resolve) => (finish = resolve));
+        return { result: 'confirmed', events: [{ type: 'message.sent', conversationExternalId: conversation.externalId, messageExternalId: `m-${action.commandId}`, commandId: action.commandId }] };
+      },
+    } as Driver;
+    const host = new ConnectorHost({
+      client: server.client,
+      log: pino({ level: 'silent' }),
+      hostId: 'h',
+      osMajorVersion: 15,
+      capabilities: [{ name: 'command.message_send.conversation.v1' }],
+      driverFor: () => slowDriver,
+      dispatchWaitMs: 20_000,
+      maxInFlight: 10,
+      shutdownGraceMs: 5_000,
+    });
+    const running = host.run();
+    await sending;
+    const stopped = host.stop();
+    takenOver = true;
+    // The next renewal (a third of the TTL) is answered lease_lost while the lease is live here.
+    await expect(running).resolves.toBeUndefined();
+    finish();
+    await stopped;
+  });
+});

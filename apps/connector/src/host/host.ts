@@ -4,7 +4,7 @@ import type { Driver, FeedEvent, FeedSubscription } from '../driver/types.ts';
 import { errorOf, isLeaseLost, NetworkError, type ConnectorClient } from '@switchboard/connector-client';
 import { Executor, type Execution } from './executor.ts';
 import { Lanes } from './lanes.ts';
-import { LeaseKeeper } from './lease.ts';
+import { LeaseKeeper, LeaseTakenOver } from './lease.ts';
 import { MAX_BATCH_ITEMS, MAX_ITEM_EVENTS, Reporter, type SettlementAnswer } from './report.ts';
 import { backoffDelay } from './retry.ts';
 import { sleep } from './sleep.ts';
@@ -88,9 +88,18 @@ export class ConnectorHost {
     this.reporter = new Reporter(options.client, options.log);
   }
 
-  /** Runs until stop(); rejects if the server refuses this host's lease request outright. */
-  run(): Promise<void> {
-    return this.keeper.run((lease, ended) => this.begin(lease, ended));
+  /**
+   * Runs until stop(); rejects if the server refuses this host's lease request outright, or when
+   * another process with this host id takes the lease over (LeaseTakenOver).
+   */
+  async run(): Promise<void> {
+    try {
+      await this.keeper.run((lease, ended) => this.begin(lease, ended));
+    } catch (error) {
+      // Shutting down (draining) and the process that replaces this one took the lease over: a restart, not a failure.
+      if (!(this.stopping && error instanceof LeaseTakenOver)) throw error;
+      this.log.info({ epoch: error.epoch }, 'lease taken over by the process that replaces this one');
+    }
   }
 
   /** Takes no more work, lets running commands settle (up to the grace period), then releases the lease. */

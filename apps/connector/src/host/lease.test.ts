@@ -1,5 +1,7 @@
+import pino from 'pino';
 import { describe, expect, test } from 'vitest';
-import { heldRetryDelay } from './lease.ts';
+import { NetworkError, type Answer, type ConnectorClient } from '@switchboard/connector-client';
+import { heldRetryDelay, LeaseKeeper, LeaseTakenOver } from './lease.ts';
 
 describe('heldRetryDelay: when to ask again while another host holds the lease', () => {
   test('right after the holder\'s lease would expire, when that is soon', () => {
@@ -16,5 +18,67 @@ describe('heldRetryDelay: when to ask again while another host holds the lease',
 
   test('jittered by up to 25 ms so waiting hosts spread out', () => {
     expect(heldRetryDelay(150, 5, 2_000, () => 0.999)).toBe(175);
+  });
+});
+
+/** A server played in memory for one LeaseKeeper: every acquisition is granted, each renewal answered by `renew`. */
+function keeperAgainst(renew: (epoch: number) => Promise<Answer>, ttlMs = 300) {
+  let epoch = 0;
+  const acquired: number[] = [];
+  const client = {
+    acquireLease: async () => {
+      acquired.push(++epoch);
+      return { status: 200, body: { accountId: 'a', hostId: 'mac-mini-1', epoch, ttlMs, expiresAt: new Date(Date.now() + ttlMs).toISOString() } };
+    },
+    renewLease: (e: number) => renew(e),
+    releaseLease: async () => ({ status: 204, body: null }),
+  } as unknown as ConnectorClient;
+  const keeper = new LeaseKeeper({ client, log: pino({ level: 'silent' }), request: { hostId: 'mac-mini-1', osMajorVersion: 15, capabilities: [] }, maxRetryMs: 50 });
+  return { keeper, acquired };
+}
+
+const leaseLost: Answer = { status: 409, body: { error: 'lease_lost', message: 'this epoch is not the live lease; acquire the lease again' } };
+
+describe('LeaseKeeper: another process with the same host id', () => {
+  test('a live lease answered lease_lost was taken over by a process with this host id: the keeper stops, naming the id, rather than take it back', { timeout: 5_000 }, async () => {
+    const { keeper, acquired } = keeperAgainst(async () => leaseLost);
+    await expect(keeper.run(() => undefined)).rejects.toThrow(LeaseTakenOver);
+    await expect(keeper.run(() => undefined)).rejects.toThrow(/another connector host with host id "mac-mini-1" took this account's lease over.*SWITCHBOARD_HOST_ID/);
+    // Asking again would take it back from the other process, which would take it back in turn: no end.
+    expect(acquired).toEqual([1]);
+  });
+
+  test('so does a lease_lost from dispatch or a settlement (markLost) while the lease is live', { timeout: 5_000 }, async () => {
+    const { keeper, acquired } = keeperAgainst(async (epoch) => ({ status: 200, body: { accountId: 'a', hostId: 'mac-mini-1', epoch, ttlMs: 300, expiresAt: new Date().toISOString() } }));
+    await expect(keeper.run((lease) => setTimeout(() => keeper.markLost(lease.epoch), 20))).rejects.toThrow(LeaseTakenOver);
+    expect(acquired).toEqual([1]);
+  });
+
+  test('a lease it could not renew before it expired is lost, not taken: the keeper asks again', { timeout: 5_000 }, async () => {
+    let renewals = 0;
+    const { keeper, acquired } = keeperAgainst(async () => {
+      // The server unreachable past the lease's expiry, then the server's answer for the old epoch.
+      if (++renewals < 100) throw new NetworkError('unreachable');
+      return leaseLost;
+    }, 150);
+    const second = new Promise<void>((resolve) => {
+      void keeper.run(() => {
+        if (acquired.length === 2) resolve();
+      });
+    });
+    await second;
+    await keeper.stop();
+    expect(acquired).toEqual([1, 2]);
+  });
+
+  test('stopping while the lease is taken over is a stop, not a failure', { timeout: 5_000 }, async () => {
+    let answer: (value: Answer) => void = () => undefined;
+    const { keeper } = keeperAgainst(() => new Promise((resolve) => (answer = resolve)));
+    const running = keeper.run(() => undefined);
+    await new Promise((r) => setTimeout(r, 150));
+    const stopped = keeper.stop();
+    answer(leaseLost);
+    await stopped;
+    await expect(running).resolves.toBeUndefined();
   });
 });

@@ -9,6 +9,26 @@ export class LeaseRefused extends Error {
   override readonly name = 'LeaseRefused';
 }
 
+/**
+ * Another process with this host's id took the lease over while it was live here. The server
+ * lets a host id take its own live lease over at once, so that a restarted host does not wait out
+ * the lease of the process it replaces; two live processes with one id would therefore take the
+ * lease from each other without end. The newer process is the host; this one stops.
+ */
+export class LeaseTakenOver extends Error {
+  override readonly name = 'LeaseTakenOver';
+  /** The epoch this process held. */
+  readonly epoch: number;
+
+  constructor(hostId: string, epoch: number) {
+    super(
+      `another connector host with host id "${hostId}" took this account's lease over while this one held it (epoch ${epoch}): ` +
+        'two hosts with one id would take the lease from each other without end, so this one stops. Give each host its own SWITCHBOARD_HOST_ID.',
+    );
+    this.epoch = epoch;
+  }
+}
+
 export interface LeaseKeeperOptions {
   client: ConnectorClient;
   request: LeaseRequest;
@@ -19,7 +39,8 @@ export interface LeaseKeeperOptions {
   maxRetryMs?: number;
 }
 
-type HoldEnd = 'lost' | 'stopped';
+/** How holding a lease ended: it lapsed or was lost, it was taken over while live, or the keeper stopped. */
+type HoldEnd = 'lost' | 'taken' | 'stopped';
 
 /**
  * When to ask again while another host holds the lease: right after the holder's lease would
@@ -37,6 +58,15 @@ export function heldRetryDelay(untilExpiryMs: number, attempt: number, maxMs: nu
  * `lease_lost`, or no successful renewal before the lease would have expired), then takes it
  * again. The server fences every epoch but the live one, so this only has to be prompt, not
  * perfect.
+ *
+ * One loss is not taken again: a 409 `lease_lost` while the lease is still live by this host's
+ * own clock (counted from when it sent its last successful request, so never later than the
+ * server's expiry, the replicas' clocks agreeing as the fence already needs). The server refuses
+ * every other host id while a lease is live, so only a process with this host's id can have taken
+ * it: a restart of this host, or a second process given the same SWITCHBOARD_HOST_ID by mistake.
+ * Taking it back would make the other process take it back in turn, for ever (the epoch climbing
+ * by the thousand), so run() rejects with LeaseTakenOver and the newer process keeps the lease. A
+ * restarted host's fast takeover is unchanged: the process it replaces is gone, or stops here.
  */
 export class LeaseKeeper {
   private readonly options: LeaseKeeperOptions;
@@ -91,6 +121,7 @@ export class LeaseKeeper {
         await this.release(lease);
         break;
       }
+      if (end === 'taken') throw new LeaseTakenOver(this.options.request.hostId, lease.epoch);
       log.warn({ epoch: lease.epoch }, 'lease lost');
     }
   }
@@ -138,7 +169,9 @@ export class LeaseKeeper {
       const wait = failures === 0 ? lease.ttlMs / 3 : Math.min(lease.ttlMs / 10, 250);
       await sleep(Math.max(0, Math.min(wait, liveUntil - this.now())), interrupted);
       if (stop.aborted) return 'stopped';
-      if (lost.aborted || this.now() >= liveUntil) return 'lost';
+      // markLost: dispatch, a report or a settlement was answered `lease_lost`.
+      if (lost.aborted) return this.now() < liveUntil ? 'taken' : 'lost';
+      if (this.now() >= liveUntil) return 'lost';
       const renewSentAt = this.now();
       try {
         const answer = await client.renewLease(lease.epoch, AbortSignal.any([interrupted, AbortSignal.timeout(Math.max(1, liveUntil - renewSentAt))]));
@@ -153,6 +186,7 @@ export class LeaseKeeper {
         }
         const error = errorOf(answer);
         if (answer.status !== 409) log.error({ status: answer.status, error }, 'lease renewal refused');
+        else if (error.error === 'lease_lost' && !stop.aborted && this.now() < liveUntil) return 'taken';
         return 'lost';
       } catch (error) {
         if (stop.aborted) return 'stopped';

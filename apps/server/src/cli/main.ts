@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.ts';
+import { ConfigError, loadConfig } from '../config.ts';
 import { createIdSource } from '../ids.ts';
 import { openStore } from '../store/open.ts';
 import { migrateDatabase } from '../store/postgres/migrate.ts';
-import type { AccountRecord, Store } from '../store/types.ts';
+import { StoreError, type AccountRecord, type Store } from '../store/types.ts';
 import { issueCredential } from '../auth/issue.ts';
-import { toEnvelope } from '../stream/envelope.ts';
 import { webhooksCommand } from './webhooks.ts';
+import { tailCommand } from './tail.ts';
 import { paint, table, time, UsageError } from './format.ts';
 
 const HELP = `switchboard: operate a Switchboard service (reads and writes its store directly)
@@ -31,9 +31,18 @@ Usage: switchboard <command> [arguments] [--data-dir DIR] [--json]
                                          stop or resume deliveries to an endpoint
   migrate                                apply pending schema migrations (PostgreSQL)
 
+The installed switchboard executable (docs/deploying.md) also runs:
+  serve                                  the server (configured from the environment)
+  connector run [--flag value]...        a connector host (switchboard connector --help)
+
 <account> is an account id or name. The store is the PostgreSQL database at
 SWITCHBOARD_DATABASE_URL when it is set, else SWITCHBOARD_DATA_DIR (or --data-dir),
-by default ./.switchboard: the same the server uses.`;
+by default ./.switchboard: the same the server uses.
+
+Exit status: 0 done; 2 the command line is wrong, or names something that does not exist (or
+already does); 1 anything else failed (the store, the configuration). With --json an error is
+one JSON object on stderr, {"error":"<code>","message":"..."}: usage, account_not_found,
+account_exists, key_not_found, endpoint_not_found, config_invalid, store_failed, internal.`;
 
 /** Times as the API writes them, ISO 8601, in --json output. */
 function isoTimes(value: unknown): unknown {
@@ -45,7 +54,7 @@ function isoTimes(value: unknown): unknown {
 async function account(store: Store, idOrName: string | undefined): Promise<AccountRecord> {
   if (!idOrName) throw new UsageError('name an account (id or name)');
   const found = await store.findAccount(idOrName);
-  if (!found) throw new UsageError(`no account "${idOrName}"; see: switchboard accounts list`);
+  if (!found) throw new UsageError(`no account "${idOrName}"; see: switchboard accounts list`, 'account_not_found');
   return found;
 }
 
@@ -77,6 +86,9 @@ async function run(argv: string[]): Promise<void> {
     return;
   }
   if (!command) throw new UsageError('name a command');
+  if (command === 'serve' || command === 'connector') {
+    throw new UsageError(`"${command}" is a command of the installed switchboard executable (docs/deploying.md); in the monorepo: ${command === 'serve' ? 'node apps/server/dist/main.js' : 'npx -y pnpm@10.34.9 connector run ...'}`);
+  }
   const config = loadConfig();
   const out = (human: string, json: unknown) => console.log(values.json ? JSON.stringify(isoTimes(json), null, 2) : human);
   if (command === 'migrate') {
@@ -97,7 +109,7 @@ async function run(argv: string[]): Promise<void> {
       case 'accounts create': {
         const name = arg;
         if (!name) throw new UsageError('accounts create <name>');
-        if (await store.findAccount(name)) throw new UsageError(`an account named "${name}" exists`);
+        if (await store.findAccount(name)) throw new UsageError(`an account named "${name}" exists`, 'account_exists');
         const created = await store.createAccount({ id: createIdSource().next(), name, createdAt: Date.now() });
         out(`${paint('green', '✔')} account ${paint('bold', created.name)} ${created.id}`, created);
         return;
@@ -134,7 +146,7 @@ async function run(argv: string[]): Promise<void> {
       case 'keys revoke': {
         if (!arg) throw new UsageError('keys revoke <keyId>');
         const revoked = await store.revokeCredential(arg, Date.now());
-        if (!revoked) throw new UsageError(`no key "${arg}"`);
+        if (!revoked) throw new UsageError(`no key "${arg}"`, 'key_not_found');
         out(`${paint('green', '✔')} revoked ${revoked.id} (${revoked.kind})`, revoked);
         return;
       }
@@ -157,26 +169,13 @@ async function run(argv: string[]): Promise<void> {
         const names = new Map((await store.listAccounts()).map((a) => [a.id, a.name]));
         out(
           leases.length === 0 ? 'no connector host has taken a lease yet'
-            : table([['ACCOUNT', 'HOST', 'EPOCH', 'OS', 'LEASE', 'EXPIRES'], ...leases.map((l) => [names.get(l.accountId) ?? l.accountId, l.hostId, String(l.epoch), String(l.osMajorVersion), l.expiresAt > now ? paint('green', 'live') : paint('dim', 'expired'), time(l.expiresAt)])]),
+            : table([['ACCOUNT', 'HOST', 'EPOCH', 'OS', 'LEASE', 'EXPIRES'], ...leases.map((l) => [names.get(l.accountId) ?? l.accountId, l.hostId, String(l.epoch), `macOS ${l.osMajorVersion}`, l.expiresAt > now ? paint('green', 'live') : paint('dim', 'expired'), time(l.expiresAt)])]),
           leases.map((l) => ({ ...l, accountName: names.get(l.accountId) ?? null, live: l.expiresAt > now })),
         );
         return;
       }
       case 'tail': {
-        const target = await account(store, sub);
-        let after = values.after === 'now' ? await store.newestEventId(target.id) : Number(values.after);
-        if (!Number.isSafeInteger(after) || after < 0) throw new UsageError('--after takes an event id or now');
-        const stop = new AbortController();
-        process.once('SIGINT', () => stop.abort());
-        console.error(paint('dim', `following ${target.name}'s stream after ${after} (Ctrl-C to stop)`));
-        while (!stop.signal.aborted) {
-          for (const event of await store.readEvents(target.id, after, 500)) {
-            const envelope = toEnvelope(event);
-            console.log(values.json ? JSON.stringify(envelope) : `${paint('dim', envelope.id.padStart(6))} ${paint('cyan', envelope.type.padEnd(26))} ${JSON.stringify(envelope.data)}`);
-            after = event.id;
-          }
-          await new Promise((resolve) => setTimeout(resolve, 250));
-        }
+        await tailCommand(store, await account(store, sub), values.after, values.json);
         return;
       }
       case 'webhooks list':
@@ -193,12 +192,22 @@ async function run(argv: string[]): Promise<void> {
   }
 }
 
-run(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof UsageError) {
-    console.error(`${paint('red', 'error:')} ${error.message}\n\nRun switchboard --help for usage.`);
-    process.exitCode = 2;
-  } else {
-    console.error(`${paint('red', 'error:')} ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = 1;
-  }
+/** What a failure is reported as: its --json code, its exit status (see HELP), and its message. */
+function failure(error: unknown): { code: string; exit: number; message: string } {
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof UsageError) return { code: error.code, exit: 2, message };
+  if (error instanceof ConfigError) return { code: 'config_invalid', exit: 1, message };
+  if (error instanceof StoreError) return { code: 'store_failed', exit: 1, message };
+  return { code: 'internal', exit: 1, message };
+}
+
+const argv = process.argv.slice(2);
+run(argv).catch((error: unknown) => {
+  const { code, exit, message } = failure(error);
+  // --json holds for errors too, even when the rest of the command line could not be parsed.
+  const json = argv.slice(0, argv.includes('--') ? argv.indexOf('--') : undefined).includes('--json');
+  if (json) console.error(JSON.stringify({ error: code, message }));
+  else if (error instanceof UsageError) console.error(`${paint('red', 'error:')} ${message}\n\nRun switchboard --help for usage.`);
+  else console.error(`${paint('red', 'error:')} ${message}`);
+  process.exitCode = exit;
 });

@@ -20,6 +20,6 @@ export async function webhooksCommand(store: Store, sub: string, target: Account
   }
   if (!endpointId) throw new UsageError(`webhooks ${sub} <account> <endpointId>`);
   const updated = await webhooks.updateEndpoint(target.id, endpointId, { enabled: sub === 'enable' }, Date.now());
-  if (!updated) throw new UsageError(`no webhook endpoint "${endpointId}" for ${target.name}`);
+  if (!updated) throw new UsageError(`no webhook endpoint "${endpointId}" for ${target.name}`, 'endpoint_not_found');
   out(`${paint('green', '✔')} ${updated.url} ${sub}d`, { id: updated.id, enabled: updated.enabled });
 }

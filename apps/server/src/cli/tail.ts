@@ -1,0 +1,85 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { AccountRecord, Store } from '../store/types.ts';
+import { toEnvelope } from '../stream/envelope.ts';
+import { paint, UsageError } from './format.ts';
+
+/**
+ * `switchboard tail`: follows the account's response stream until Ctrl-C, which is how a user
+ * ends it: it stops following, says so in one line on stderr and exits 0.
+ *
+ * Ctrl-C in a terminal signals the whole foreground process group. Run as the README runs it
+ * (`npx -y pnpm@10.34.9 switchboard tail acme`) that group holds, besides this process, npm's and
+ * pnpm's `sh -c` (dash on Debian and Ubuntu), which die of SIGINT whatever their child does; pnpm
+ * then prints `ELIFECYCLE Command failed` and exits 130. So when this process owns the terminal
+ * (stdin a TTY, this process group in the foreground) Ctrl-C is read as a key, in raw mode, and
+ * never becomes a signal, as `pnpm start` does. Elsewhere SIGINT and SIGTERM stop it the same way,
+ * each time it gets one: pnpm passes a SIGINT on to its child once more after the group's.
+ */
+export async function tailCommand(store: Store, target: AccountRecord, from: string, json: boolean): Promise<void> {
+  let after = from === 'now' ? await store.newestEventId(target.id) : Number(from);
+  if (!Number.isSafeInteger(after) || after < 0) throw new UsageError('--after takes an event id or now');
+  const stop = new AbortController();
+  const release = onInterrupt(() => stop.abort());
+  try {
+    console.error(paint('dim', `following ${target.name}'s stream after ${after} (Ctrl-C to stop)`));
+    while (!stop.signal.aborted) {
+      for (const event of await store.readEvents(target.id, after, 500)) {
+        const envelope = toEnvelope(event);
+        console.log(json ? JSON.stringify(envelope) : `${paint('dim', envelope.id.padStart(6))} ${paint('cyan', envelope.type.padEnd(26))} ${JSON.stringify(envelope.data)}`);
+        after = event.id;
+      }
+      await sleep(250, undefined, { signal: stop.signal }).catch(() => undefined);
+    }
+  } finally {
+    release();
+  }
+  console.error(paint('dim', `stopped (--after ${after} goes on from here)`));
+}
+
+/** Calls `stop` on Ctrl-C (a key in a terminal this process owns), SIGINT or SIGTERM; the returned function undoes it all. */
+function onInterrupt(stop: () => void): () => void {
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  for (const signal of signals) process.on(signal, stop);
+  const stdin = process.stdin;
+  const keys = stdin.isTTY && inForeground();
+  const onKey = (key: Buffer) => {
+    // Ctrl-C, or Ctrl-D as the end of input.
+    if (key.includes(0x03) || key.includes(0x04)) stop();
+  };
+  if (keys) {
+    stdin.setRawMode(true);
+    stdin.on('data', onKey);
+  }
+  return () => {
+    for (const signal of signals) process.off(signal, stop);
+    if (keys) {
+      stdin.off('data', onKey);
+      stdin.setRawMode(false);
+      // Nothing more to read: let the process exit.
+      stdin.destroy();
+    }
+  };
+}
+
+/**
+ * Whether this process's group is the terminal's foreground group. A background job (`tail ... &`)
+ * must not touch the terminal: reading it or changing its mode would stop the job (SIGTTIN, SIGTTOU).
+ */
+function inForeground(): boolean {
+  try {
+    // Linux: pgrp and tpgid are fields 5 and 8 of /proc/self/stat, after the parenthesised name.
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[2]) > 0 && fields[2] === fields[5];
+  } catch {
+    // Elsewhere (macOS): ps says the same.
+  }
+  try {
+    const [pgid, tpgid] = execFileSync('ps', ['-o', 'pgid=,tpgid=', '-p', String(process.pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().split(/\s+/);
+    return Number(pgid) > 0 && pgid === tpgid;
+  } catch {
+    return false;
+  }
+}
