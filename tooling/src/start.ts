@@ -295,7 +295,23 @@ function print(event: { id?: string; type?: string; time?: string; data: Record<
       text = `${paint('cyan', 'message from')} ${d.senderExternalId}: ${JSON.stringify(d.text)} ${paint('dim', `in ${d.conversationId}`)}`;
       break;
     case 'message.sent':
-      text = `${paint('cyan', 'message delivered')} ${paint('dim', `in ${d.conversationId} for ${d.commandId}`)}`;
+      text = `${paint('cyan', 'message sent')} ${d.messageExternalId} ${paint('dim', `in ${d.conversationId} for ${d.commandId}`)}`;
+      break;
+    case 'message.delivered':
+    case 'message.read':
+      text = `${paint('cyan', event.type === 'message.read' ? 'message read' : 'message delivered')} ${d.messageExternalId} ${paint('dim', `in ${d.conversationId}`)}`;
+      break;
+    case 'message.failed':
+      text = `${paint('red', 'message failed')} ${d.messageExternalId} ${paint('yellow', String(d.reason))}${d.platformMessage ? `: ${String(d.platformMessage)}` : ''} ${paint('dim', `for ${d.commandId}`)}`;
+      break;
+    case 'message.reaction':
+      text = `${paint('cyan', `tapback ${d.action}`)} ${d.reaction} by ${d.senderExternalId} on ${d.messageExternalId}`;
+      break;
+    case 'message.edited':
+      text = `${paint('cyan', 'message edited')} by ${d.senderExternalId}: ${JSON.stringify(d.text)}`;
+      break;
+    case 'message.unsent':
+      text = `${paint('cyan', 'message unsent')} by ${d.senderExternalId}: ${d.messageExternalId}`;
       break;
     case 'conversation.appeared':
       text = `${paint('cyan', 'conversation appeared')} ${d.kind} ${d.conversationId} ${paint('dim', JSON.stringify(d.participants))}`;

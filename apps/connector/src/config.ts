@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { schemas, type Capability, type CapabilityName, type RichKind } from '@switchboard/contracts';
 import { parseRange, type Range } from './driver/simulator/random.ts';
-import type { SimulatorSettings } from './driver/simulator/settings.ts';
+import { readLifeSettings, type SimulatorSettings } from './driver/simulator/settings.ts';
 import type { BlueBubblesSettings } from './driver/bluebubbles/settings.ts';
 
 export interface HostConfig {
@@ -157,6 +157,7 @@ function readSimulator(read: Reader, env: Env): SimulatorSettings {
     sendLatency: read.range('SWITCHBOARD_SIM_LATENCY_MS', { min: 0, max: 0 }),
     echoLatency: read.range('SWITCHBOARD_SIM_ECHO_LATENCY_MS', { min: 0, max: 0 }),
     faults,
+    life: readLifeSettings(env, read.problems),
     removeStallMs: read.int('SWITCHBOARD_SIM_REMOVE_STALL_MS', 3_000, 0),
     feedPollMs: read.int('SWITCHBOARD_SIM_FEED_POLL_MS', 50, 1),
   };

@@ -1,8 +1,11 @@
-import { SwitchboardClient, type PollVotedEvent, type StreamEvent } from '@switchboard/sdk';
+import { SwitchboardClient, type OptInEvent, type OptInEventType, type StreamEvent } from '@switchboard/sdk';
 import { waitForMatch } from '@switchboard/testkit';
 
 /** A stream event as tests read it: the envelope of the contracts, with data open to any field of the event matched. */
-export type StreamEnvelope = Omit<StreamEvent | PollVotedEvent, 'data'> & { data: Record<string, any> };
+export type StreamEnvelope = Omit<StreamEvent | OptInEvent, 'data'> & { data: Record<string, any> };
+
+/** Every event type the SDK yields only when asked: poll votes, and what becomes of messages. */
+const OPT_IN: readonly OptInEventType[] = ['poll.voted', 'message.delivered', 'message.read', 'message.failed', 'message.reaction', 'message.edited', 'message.unsent'];
 
 export interface EventStream {
   /** Every event received so far, in stream order. */
@@ -14,7 +17,7 @@ export interface EventStream {
   close(): void;
 }
 
-/** Reads the account's response stream (GET /v1/events) through the SDK and collects its events, poll votes included. */
+/** Reads the account's response stream (GET /v1/events) through the SDK and collects its events, the opt-in ones included. */
 export async function openEventStream(url: string, apiKey: string, after = '0'): Promise<EventStream> {
   const abort = new AbortController();
   const events: StreamEnvelope[] = [];
@@ -24,7 +27,7 @@ export async function openEventStream(url: string, apiKey: string, after = '0'):
 
   void (async () => {
     try {
-      for await (const item of new SwitchboardClient({ baseUrl: url, apiKey }).events({ after, signal: abort.signal, include: ['poll.voted'] })) {
+      for await (const item of new SwitchboardClient({ baseUrl: url, apiKey }).events({ after, signal: abort.signal, include: OPT_IN })) {
         if (item.type === 'reset') continue;
         const receivedAt = performance.now();
         const event = item as StreamEnvelope;

@@ -49,6 +49,16 @@ export type MessageSent = Protocol['PlatformMessageSent'];
 export type GroupRenamed = Protocol['PlatformGroupRenamed'];
 export type ParticipantsChanged = Protocol['PlatformGroupParticipantsChanged'];
 export type PollVoted = Protocol['PlatformPollVoted'];
+export type MessageDelivered = Protocol['PlatformMessageDelivered'];
+export type MessageRead = Protocol['PlatformMessageRead'];
+export type MessageFailed = Protocol['PlatformMessageFailed'];
+export type MessageReaction = Protocol['PlatformMessageReaction'];
+export type MessageEdited = Protocol['PlatformMessageEdited'];
+export type MessageUnsent = Protocol['PlatformMessageUnsent'];
+/** What became of one of the account's messages after its echo. */
+export type MessageStateChanged = MessageDelivered | MessageRead | MessageFailed;
+/** What someone else did to a message: a tapback on any message, an edit or an unsend of their own. */
+export type MessageChangedByOthers = MessageReaction | MessageEdited | MessageUnsent;
 export type ReportableEvent = Protocol['PlatformEvent'];
 
 /** An inbound attachment with its bytes; the host uploads them before reporting the message. */
@@ -61,11 +71,23 @@ export type MessageReceived = Omit<Protocol['PlatformMessageReceived'], 'attachm
 
 /**
  * What happened on the platform without this host's commands: people writing to the account,
- * conversations they started, groups they renamed or changed, votes on the account's polls. `message.sent` is here for a
- * driver whose echoes arrive on their own (a real platform's echo of a send can come late); the
- * simulator's echoes come back with the send.
+ * conversations they started, groups they renamed or changed, votes on the account's polls, what
+ * became of the account's messages after their echo (delivered, read, failed) and what other
+ * people did to messages (tapbacks, edits, unsends). `message.sent` is here for a driver whose
+ * echoes arrive on their own (a real platform's echo of a send can come late); the simulator's
+ * echoes come back with the send, and its feed repeats one before a later state of its message.
+ * The server records each state once per message, so a driver may report one again; it must
+ * never lose one. A group message is never reported read (iMessage has no read receipts there).
  */
-export type FeedEvent = ConversationAppeared | MessageReceived | MessageSent | GroupRenamed | ParticipantsChanged | PollVoted;
+export type FeedEvent =
+  | ConversationAppeared
+  | MessageReceived
+  | MessageSent
+  | GroupRenamed
+  | ParticipantsChanged
+  | PollVoted
+  | MessageStateChanged
+  | MessageChangedByOthers;
 
 /**
  * How a driver call ended on the platform. The executor maps each result to a settlement; the

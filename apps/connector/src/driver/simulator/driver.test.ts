@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { ActionRef, ConversationRef, FeedEvent } from '../types.ts';
 import { SimulatorDriver } from './driver.ts';
 import { directExternalId } from './platform.ts';
-import { noFaults, type FaultSettings, type SimulatorSettings } from './settings.ts';
+import { noFaults, noLife, type FaultSettings, type SimulatorSettings } from './settings.ts';
 
 let dir: string;
 const drivers: SimulatorDriver[] = [];
@@ -21,7 +21,7 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function driver(overrides: Partial<SimulatorSettings> = {}, osMajorVersion = 15): SimulatorDriver {
+function driver(overrides: Partial<SimulatorSettings> = {}, osMajorVersion = 15, now?: () => number): SimulatorDriver {
   const settings: SimulatorSettings = {
     dbPath: join(dir, 'simulator.db'),
     seed: 7,
@@ -32,7 +32,7 @@ function driver(overrides: Partial<SimulatorSettings> = {}, osMajorVersion = 15)
     feedPollMs: 5,
     ...overrides,
   };
-  const d = new SimulatorDriver(settings, { account: 'account-1', hostId: `host-${drivers.length}`, osMajorVersion, log: pino({ level: 'silent' }) });
+  const d = new SimulatorDriver(settings, { account: 'account-1', hostId: `host-${drivers.length}`, osMajorVersion, log: pino({ level: 'silent' }), ...(now ? { now } : {}) });
   drivers.push(d);
   return d;
 }
@@ -146,5 +146,102 @@ describe('feed subscription', () => {
     expect(texts(delivered[1]!)).toEqual(texts(delivered[0]!));
     expect(texts(delivered.at(-1)!)).toContain('two');
     expect(d.platform.readFeed(10).events).toEqual([]);
+  });
+});
+
+describe('the lives of messages', () => {
+  const T0 = Date.parse('2030-01-01T00:00:00.000Z');
+  const life = { ...noLife, delivered: 1, read: 1, deliveryLatency: { min: 1_000, max: 3_000 }, readLatency: { min: 2_000, max: 4_000 } };
+
+  /** Subscribes and collects every event delivered, until stopped. */
+  function collect(d: SimulatorDriver): { events: FeedEvent[]; next: (predicate: (e: FeedEvent) => boolean) => Promise<FeedEvent>; stop: () => Promise<void> } {
+    const events: FeedEvent[] = [];
+    const waiters = new Set<() => void>();
+    const subscription = d.subscribe(async (batch) => {
+      events.push(...batch);
+      for (const wake of [...waiters]) wake();
+    });
+    return {
+      events,
+      next: (predicate) => new Promise((resolve) => {
+        const check = () => {
+          const found = events.find(predicate);
+          if (found) {
+            waiters.delete(check);
+            resolve(found);
+          }
+        };
+        waiters.add(check);
+        check();
+      }),
+      stop: () => subscription.stop(),
+    };
+  }
+
+  test('a send is delivered, then read, once the platform\'s clock passes each due time; the feed delivers them after the echo', async () => {
+    let clock = T0;
+    const d = driver({ life, echoLatency: { min: 0, max: 0 } }, 15, () => clock);
+    const dm = dmWith(d, '+14155550101');
+    const a = action();
+    const outcome = await d.sendToConversation(a, dm, { kind: 'text', text: 'x' });
+    const echo = outcome.events[0]!;
+    if (echo.type !== 'message.sent') throw new Error('no echo');
+    const [delivered, read] = d.platform.pending();
+    expect(delivered).toMatchObject({ messageExternalId: echo.messageExternalId, change: { change: 'delivered' } });
+    expect(read).toMatchObject({ change: { change: 'read' } });
+    expect(delivered!.dueAt - T0).toBeGreaterThanOrEqual(1_000);
+    expect(read!.dueAt - delivered!.dueAt).toBeGreaterThanOrEqual(2_000);
+
+    const feed = collect(d);
+    await feed.next((e) => e.type === 'message.received');
+    clock = delivered!.dueAt;
+    expect(await feed.next((e) => e.type === 'message.delivered')).toEqual({ type: 'message.delivered', conversationExternalId: dm.externalId, messageExternalId: echo.messageExternalId, deliveredAt: new Date(delivered!.dueAt).toISOString() });
+    expect(feed.events.some((e) => e.type === 'message.read')).toBe(false);
+    clock = read!.dueAt;
+    await feed.next((e) => e.type === 'message.read');
+    await feed.stop();
+    expect(feed.events.map((e) => e.type)).toEqual(['conversation.appeared', 'message.received', 'conversation.appeared', 'message.sent', 'message.delivered', 'conversation.appeared', 'message.sent', 'message.read']);
+  });
+
+  test('the life starts after the echo latency', async () => {
+    const d = driver({ life: { ...life, read: 0, deliveryLatency: { min: 0, max: 0 } }, echoLatency: { min: 40, max: 40 } }, 15, () => T0);
+    await d.sendToConversation(action(), dmWith(d, '+14155550101'), { kind: 'text', text: 'x' });
+    expect(d.platform.pending().map((p) => p.dueAt - T0)).toEqual([40]);
+  });
+
+  test('the same seed draws the same lives; turning lives on changes no fault and no latency', async () => {
+    const lives = async (seed: number, dbPath: string) => {
+      const d = driver({ seed, dbPath, life: { ...life, failed: 0.3, read: 0.5, reaction: 0.5, reactionRemoved: 0.5 } }, 15, () => T0);
+      await results(d, 20);
+      return d.platform.pending().map((p) => [p.dueAt, p.change]);
+    };
+    expect(await lives(42, join(dir, 'a.db'))).toEqual(await lives(42, join(dir, 'b.db')));
+    const faults = { ...noFaults, gatewayRejected: 0.2, sendNotOk: 0.2, echoLost: 0.2 };
+    const without = await results(driver({ seed: 9, faults, dbPath: join(dir, 'c.db') }), 40);
+    const withLives = await results(driver({ seed: 9, faults, dbPath: join(dir, 'd.db'), life: { ...life, failed: 0.5, reaction: 1 } }), 40);
+    expect(withLives).toEqual(without);
+  });
+
+  test('messages other people send are planned once, by the host that reads them first; edits come after them on the feed', async () => {
+    let clock = T0;
+    const first = driver({ life: { ...noLife, edited: 1, editLatency: { min: 5_000, max: 5_000 } } }, 15, () => clock);
+    const next = driver({ life: { ...noLife, unsent: 1 } }, 15, () => clock);
+    const { messageExternalId } = first.platform.receive({ from: '+14155550101', text: 'see you at 5' });
+    // The first host reads the message, draws its life, and dies before its report is recorded.
+    let read: () => void = () => undefined;
+    const wasRead = new Promise<void>((resolve) => (read = resolve));
+    const dying = first.subscribe(async () => {
+      read();
+      throw new Error('killed');
+    });
+    await wasRead;
+    await dying.stop();
+    // The next holder reports the same message and draws nothing more.
+    const feed = collect(next);
+    await feed.next((e) => e.type === 'message.received');
+    expect(next.platform.pending()).toEqual([{ messageExternalId, dueAt: T0 + 5_000, change: { change: 'edited', text: 'see you at 5 (edited)' } }]);
+    clock = T0 + 5_000;
+    expect(await feed.next((e) => e.type === 'message.edited')).toMatchObject({ messageExternalId, text: 'see you at 5 (edited)', editedAt: new Date(T0 + 5_000).toISOString() });
+    await feed.stop();
   });
 });

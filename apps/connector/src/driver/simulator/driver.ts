@@ -5,13 +5,15 @@ import type {
   ConversationRef,
   Driver,
   ExecutionRecord,
+  FeedEvent,
   FeedListener,
   FeedSubscription,
   Outcome,
   OutgoingContent,
   Tapback,
 } from '../types.ts';
-import { SimulatedPlatform, type SendFault, type UpdateFault } from './platform.ts';
+import { planInbound, planOutbound, plansInbound } from './life.ts';
+import { SimulatedPlatform, type OutboundPlanner, type SendFault, type UpdateFault } from './platform.ts';
 import { Random, type Range } from './random.ts';
 import { drawSendFault, type SimulatorSettings } from './settings.ts';
 
@@ -22,6 +24,8 @@ export interface SimulatorContext {
   hostId: string;
   osMajorVersion: number;
   log: Logger;
+  /** The platform's clock (tests move it by hand); Date.now by default. */
+  now?: () => number;
 }
 
 /** The OS major version whose Messages stalls on remove_participant and never confirms it. */
@@ -30,19 +34,23 @@ const FEED_BATCH = 200;
 
 /**
  * The default driver: acts on the simulated platform with the latency and the faults of its
- * settings, drawn from one seeded source so a run can be replayed.
+ * settings, drawn from one seeded source so a run can be replayed. The lives of messages
+ * (delivered, read, failed; tapbacks, edits, unsends by others) are drawn from a second source of
+ * the same seed, so turning them on or off changes no latency and no fault.
  */
 export class SimulatorDriver implements Driver {
   readonly platform: SimulatedPlatform;
   private readonly settings: SimulatorSettings;
   private readonly context: SimulatorContext;
   private readonly random: Random;
+  private readonly lives: Random;
 
   constructor(settings: SimulatorSettings, context: SimulatorContext) {
     this.settings = settings;
     this.context = context;
     this.random = new Random(settings.seed);
-    this.platform = new SimulatedPlatform(settings.dbPath, context.account);
+    this.lives = Random.stream(settings.seed, 'lives');
+    this.platform = new SimulatedPlatform(settings.dbPath, context.account, context.now ? { now: context.now } : {});
   }
 
   private async wait(range: Range): Promise<void> {
@@ -58,13 +66,24 @@ export class SimulatorDriver implements Driver {
     return this.random.chance(this.settings.faults.groupUpdateUnverified) ? 'unverified' : 'none';
   }
 
-  /** The platform takes the call after the send latency; whatever reached it is echoed after the echo latency. */
-  private async call(act: () => Outcome, conversation?: ConversationRef): Promise<Outcome> {
+  /**
+   * The platform takes the call after the send latency; whatever reached it is echoed after the
+   * echo latency, drawn before the call so that an echoed message's life starts after its echo.
+   */
+  private async call(act: (echoMs: number) => Outcome, conversation?: ConversationRef): Promise<Outcome> {
     if (conversation?.conversationId) this.platform.learnConversationId(conversation.conversationId, conversation.externalId);
     await this.wait(this.settings.sendLatency);
-    const outcome = act();
-    if (!outcome.replayed && (outcome.result === 'confirmed' || outcome.result === 'accepted_no_echo')) await this.wait(this.settings.echoLatency);
+    const echoMs = this.random.within(this.settings.echoLatency);
+    const outcome = act(echoMs);
+    if (!outcome.replayed && (outcome.result === 'confirmed' || outcome.result === 'accepted_no_echo') && echoMs > 0) await delay(echoMs);
     return outcome;
+  }
+
+  /** What becomes of a message the platform echoes after `echoMs`: drawn inside the send's transaction, once it is known to be echoed. */
+  private lifeOfSend(echoMs: number): OutboundPlanner | undefined {
+    const { life } = this.settings;
+    if (!life) return undefined;
+    return (conversation) => planOutbound(this.lives, life, { conversationKind: conversation.kind, participants: conversation.participants }, echoMs);
   }
 
   async findExecuted(logicalActionId: string): Promise<ExecutionRecord | null> {
@@ -73,12 +92,12 @@ export class SimulatorDriver implements Driver {
 
   sendToConversation(action: ActionRef, conversation: ConversationRef, content: OutgoingContent): Promise<Outcome> {
     const fault = this.sendFault();
-    return this.call(() => this.platform.send(action, this.context.hostId, conversation, content, fault), conversation);
+    return this.call((echoMs) => this.platform.send(action, this.context.hostId, conversation, content, fault, this.lifeOfSend(echoMs)), conversation);
   }
 
   sendToRecipient(action: ActionRef, recipientExternalId: string, text: string): Promise<Outcome> {
     const fault = this.sendFault();
-    return this.call(() => this.platform.sendToRecipient(action, this.context.hostId, recipientExternalId, text, fault));
+    return this.call((echoMs) => this.platform.sendToRecipient(action, this.context.hostId, recipientExternalId, text, fault, this.lifeOfSend(echoMs)));
   }
 
   tapback(action: ActionRef, conversation: ConversationRef, messageExternalId: string, tapback: Tapback, remove: boolean): Promise<Outcome> {
@@ -95,7 +114,7 @@ export class SimulatorDriver implements Driver {
 
   createGroup(action: ActionRef, participants: string[], text: string, name: string | null): Promise<Outcome> {
     const fault = this.sendFault();
-    return this.call(() => this.platform.createGroup(action, this.context.hostId, participants, text, name, fault));
+    return this.call((echoMs) => this.platform.createGroup(action, this.context.hostId, participants, text, name, fault, this.lifeOfSend(echoMs)));
   }
 
   renameGroup(action: ActionRef, conversation: ConversationRef, name: string): Promise<Outcome> {
@@ -134,6 +153,7 @@ export class SimulatorDriver implements Driver {
       let more = false;
       try {
         const batch = this.platform.readFeed(FEED_BATCH);
+        this.planArrivals(batch.events);
         if (batch.events.length > 0 && !stopped) {
           await listener(batch.events);
           // Past the batch only once it was reported: a host that dies here leaves it to the next holder.
@@ -157,6 +177,14 @@ export class SimulatorDriver implements Driver {
         await running;
       },
     };
+  }
+
+  /** Draws the lives of messages other people sent (edits, unsends), once per message, before they are reported. */
+  private planArrivals(events: readonly FeedEvent[]): void {
+    const { life } = this.settings;
+    if (!life || !plansInbound(life)) return;
+    const arrived = events.flatMap((e) => (e.type === 'message.received' ? [e.messageExternalId] : []));
+    this.platform.planInbound(arrived, (m) => planInbound(this.lives, life, { kind: m.kind, text: typeof m.body.text === 'string' ? m.body.text : null }));
   }
 
   async close(): Promise<void> {

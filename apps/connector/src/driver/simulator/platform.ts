@@ -13,6 +13,8 @@ import type {
   Media,
   MessageReceived,
   MessageSent,
+  MessageChangedByOthers,
+  MessageStateChanged,
   Outcome,
   OutgoingContent,
   ParticipantsChanged,
@@ -22,9 +24,13 @@ import type {
 } from '../types.ts';
 import { fail, isOutcome, RECORDED_RESULTS } from '../outcome.ts';
 import { replay } from '../replay.ts';
+import type { FailureReason, MessageChange, PlannedChange } from './life.ts';
 import { migrate } from './schema.ts';
 
 type Row = Record<string, unknown>;
+
+/** What a message's life adds to a message row; a new row has none of it. */
+type LifeFields = 'deliveredAt' | 'readAt' | 'failedAt' | 'failure' | 'editedAt' | 'unsentAt';
 
 /** How the simulated gateway treats one send, drawn by the driver from its fault settings. */
 export type SendFault = 'none' | 'gateway_rejected' | 'send_not_ok' | 'echo_lost';
@@ -61,7 +67,34 @@ export interface PlatformMessage {
   logicalActionId: string | null;
   commandId: string | null;
   at: number;
+  // Its life; every row read from the platform has these (null until it happens). Optional so
+  // that a row made up elsewhere (a stand-in's own rows) need not say.
+  /** One of the account's messages: when it was delivered, read, or failed (and why). */
+  deliveredAt?: number | null;
+  readAt?: number | null;
+  failedAt?: number | null;
+  failure?: { reason: FailureReason; platformMessage: string | null } | null;
+  /** Someone else's message: when they last edited it (its `body.text` is the new text), or unsent it. */
+  editedAt?: number | null;
+  unsentAt?: number | null;
 }
+
+/** The life the driver draws for one of the account's messages once the platform echoed it. */
+export type OutboundPlanner = (conversation: ConversationState) => PlannedChange[];
+/** The life the driver draws for a message someone else sent, once a host first reads it. */
+export type InboundPlanner = (message: PlatformMessage) => PlannedChange[];
+
+/** A change the platform will make once it is due. */
+export interface PendingChange {
+  messageExternalId: string;
+  dueAt: number;
+  change: MessageChange;
+}
+
+/** Rows of the messages table that record something other than a message (a tapback, a vote, a group change). */
+const NOT_MESSAGES = new Set(['tapback', 'poll_vote', 'contact_card', 'group_renamed', 'participant_added', 'participant_removed', 'membership_unchanged', 'photo_set', 'photo_changed', 'left']);
+/** The most due changes one release applies; the rest wait for the next read of the feed. */
+const RELEASE_BATCH = 500;
 
 export interface InboundInput {
   /** The sender's address. */
@@ -261,11 +294,11 @@ export class SimulatedPlatform {
     return state;
   }
 
-  private insertMessage(m: Omit<PlatformMessage, 'at'>): void {
+  private insertMessage(m: Omit<PlatformMessage, 'at' | LifeFields>, at = this.now()): void {
     this.sql(
       `INSERT INTO messages (account, external_id, conversation, direction, sender, kind, body, associated_message, logical_action_id, command_id, at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(this.account, m.externalId, m.conversationExternalId, m.direction, m.sender, m.kind, JSON.stringify(m.body), m.associatedMessage, m.logicalActionId, m.commandId, this.now());
+    ).run(this.account, m.externalId, m.conversationExternalId, m.direction, m.sender, m.kind, JSON.stringify(m.body), m.associatedMessage, m.logicalActionId, m.commandId, at);
   }
 
   private outgoing(action: ActionRef, conversationExternalId: string, kind: string, body: Record<string, unknown>, associatedMessage: string | null = null): string {
@@ -284,16 +317,20 @@ export class SimulatedPlatform {
     return { ...state, membershipVersion: 0, stale: false, leftAt: null, photoSha256: null, createdAt: at };
   }
 
-  /** A delivered send: recorded with its action; echoed unless the echo is lost. */
-  private delivered(action: ActionRef, target: ConversationState, kind: string, body: Record<string, unknown>, fault: SendFault, before: ReportableEvent[] = []): Outcome {
+  /**
+   * A send the platform took: recorded with its action; echoed unless the echo is lost. An echoed
+   * message gets the life `plan` draws for it (delivered, read, failed...), due from now on.
+   */
+  private delivered(action: ActionRef, target: ConversationState, kind: string, body: Record<string, unknown>, fault: SendFault, plan: OutboundPlanner | undefined, before: ReportableEvent[] = []): Outcome {
     const messageExternalId = this.outgoing(action, target.externalId, kind, body);
     if (fault === 'echo_lost') {
       return { result: 'accepted_no_echo', detail: `message ${messageExternalId} was accepted; no echo arrived`, events: before };
     }
+    if (plan) this.schedule(messageExternalId, this.now(), plan(target));
     return { result: 'confirmed', events: [...before, { type: 'message.sent', conversationExternalId: target.externalId, messageExternalId, commandId: action.commandId }] };
   }
 
-  send(action: ActionRef, hostId: string, ref: ConversationRef, content: OutgoingContent, fault: SendFault): Outcome {
+  send(action: ActionRef, hostId: string, ref: ConversationRef, content: OutgoingContent, fault: SendFault, plan?: OutboundPlanner): Outcome {
     return this.execute(action, hostId, () => {
       const target = this.usable(ref);
       if (isOutcome(target)) return target;
@@ -304,11 +341,11 @@ export class SimulatedPlatform {
       const rejected = rejection(fault);
       if (rejected) return rejected;
       const { kind, ...body } = content;
-      return this.delivered(action, target, kind, body, fault);
+      return this.delivered(action, target, kind, body, fault, plan);
     });
   }
 
-  sendToRecipient(action: ActionRef, hostId: string, address: string, text: string, fault: SendFault): Outcome {
+  sendToRecipient(action: ActionRef, hostId: string, address: string, text: string, fault: SendFault, plan?: OutboundPlanner): Outcome {
     return this.execute(action, hostId, () => {
       if (isUnreachable(address)) return fail('invalid_target', `"${address}" is not reachable on the platform`);
       const rejected = rejection(fault);
@@ -316,11 +353,11 @@ export class SimulatedPlatform {
       const externalId = directExternalId(address);
       const target = this.conversation(externalId) ?? this.insertConversation({ externalId, kind: 'direct', name: null, participants: [address], createdByCommand: action.commandId });
       // Reported even when the conversation already existed, so the server links the command to it.
-      return this.delivered(action, target, 'text', { text }, fault, [appeared(target, action.commandId)]);
+      return this.delivered(action, target, 'text', { text }, fault, plan, [appeared(target, action.commandId)]);
     });
   }
 
-  createGroup(action: ActionRef, hostId: string, participants: string[], text: string, name: string | null, fault: SendFault): Outcome {
+  createGroup(action: ActionRef, hostId: string, participants: string[], text: string, name: string | null, fault: SendFault, plan?: OutboundPlanner): Outcome {
     return this.execute(action, hostId, () => {
       const unreachable = participants.filter(isUnreachable);
       if (unreachable.length > 0) return fail('invalid_target', `not reachable on the platform: ${unreachable.join(', ')}`);
@@ -329,7 +366,7 @@ export class SimulatedPlatform {
       const target = this.insertConversation({
         externalId: newGroupExternalId(), kind: 'group', name, participants: [...new Set(participants)], createdByCommand: action.commandId,
       });
-      return this.delivered(action, target, 'text', { text }, fault, [appeared(target, action.commandId)]);
+      return this.delivered(action, target, 'text', { text }, fault, plan, [appeared(target, action.commandId)]);
     });
   }
 
@@ -562,6 +599,163 @@ export class SimulatedPlatform {
     });
   }
 
+  // A message's life: what becomes of the account's messages, what other people do to messages
+
+  /** Keeps each planned change with its due time, counted from `from` (ms). */
+  private schedule(messageExternalId: string, from: number, plan: PlannedChange[]): void {
+    const insert = this.sql('INSERT INTO scheduled (account, message, due_at, change) VALUES (?, ?, ?, ?)');
+    for (const { afterMs, change } of plan) insert.run(this.account, messageExternalId, from + Math.max(0, afterMs), JSON.stringify(change));
+  }
+
+  /**
+   * Draws the life of messages other people sent, once per message whichever host reads them
+   * first: what `planner` returns is scheduled from the message's arrival.
+   */
+  planInbound(messageExternalIds: readonly string[], planner: InboundPlanner): void {
+    if (messageExternalIds.length === 0) return;
+    this.transaction(() => {
+      const mark = this.sql('INSERT INTO planned (account, message) VALUES (?, ?) ON CONFLICT DO NOTHING');
+      for (const id of messageExternalIds) {
+        if (mark.run(this.account, id).changes === 0) continue;
+        const m = this.message(id);
+        if (m && m.direction === 'in') this.schedule(id, m.at, planner(m));
+      }
+    });
+  }
+
+  /** What the platform will do and when, soonest first. */
+  pending(): PendingChange[] {
+    return this.sql('SELECT message, due_at, change FROM scheduled WHERE account = ? ORDER BY due_at, seq').all(this.account).map((row) => ({
+      messageExternalId: row.message as string,
+      dueAt: Number(row.due_at),
+      change: JSON.parse(row.change as string) as MessageChange,
+    }));
+  }
+
+  /**
+   * Applies every change that is due, in due order, each put on the feed in the same
+   * transaction: from here the feed's cursor keeps it until a host reported it. A change the
+   * message no longer allows (a failure after a delivery made by hand, a member who left, an
+   * unsent message) is dropped. Returns how many changes were due.
+   */
+  release(): number {
+    const now = this.now();
+    if (!this.sql('SELECT 1 FROM scheduled WHERE account = ? AND due_at <= ? LIMIT 1').get(this.account, now)) return 0;
+    return this.transaction(() => {
+      const rows = this.sql('SELECT seq, message, due_at, change FROM scheduled WHERE account = ? AND due_at <= ? ORDER BY due_at, seq LIMIT ?')
+        .all(this.account, now, RELEASE_BATCH);
+      const done = this.sql('DELETE FROM scheduled WHERE seq = ?');
+      for (const row of rows) {
+        done.run(row.seq as number);
+        const m = this.message(row.message as string);
+        if (!m) continue;
+        let events: StoredFeedEvent[];
+        try {
+          events = this.applyChange(m, JSON.parse(row.change as string) as MessageChange, Number(row.due_at));
+        } catch {
+          continue;
+        }
+        this.feed(events);
+      }
+      return rows.length;
+    });
+  }
+
+  /**
+   * Makes a change to a message at once (the CLI's `platform deliver`, `react`, `edit`...): it
+   * goes on the feed like a due one. Throws, changing nothing, when the message does not allow it.
+   */
+  changeMessage(messageExternalId: string, change: MessageChange): Array<MessageStateChanged | MessageChangedByOthers> {
+    return this.transaction(() => {
+      const m = this.message(messageExternalId);
+      if (!m) throw new Error(`the platform has no message "${messageExternalId}"`);
+      const events = this.applyChange(m, change, this.now());
+      this.feed(events);
+      return events;
+    });
+  }
+
+  /** The message a command put on the platform (a send's, or group.create's first), for the CLI's `--command`. */
+  messageOfCommand(commandId: string): PlatformMessage | null {
+    return this.messagesOfCommand(commandId).find((m) => m.direction === 'out' && !NOT_MESSAGES.has(m.kind)) ?? null;
+  }
+
+  /** Validates a change against the message as it is now, then makes it; throws (having written nothing) when it does not apply. */
+  private applyChange(m: PlatformMessage, change: MessageChange, at: number): Array<MessageStateChanged | MessageChangedByOthers> {
+    const { externalId: messageExternalId, conversationExternalId } = m;
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const set = (column: string, value: number | string) =>
+      this.sql(`UPDATE messages SET ${column} = ? WHERE account = ? AND external_id = ?`).run(value, this.account, messageExternalId);
+    if (NOT_MESSAGES.has(m.kind)) throw new Error(`"${messageExternalId}" is a ${m.kind.replaceAll('_', ' ')}, not a message`);
+
+    if (change.change === 'delivered' || change.change === 'read' || change.change === 'failed') {
+      if (m.direction !== 'out') throw new Error(`"${messageExternalId}" is not the account's message; only the account's messages are delivered, read or failed`);
+      if (happened(m.failedAt)) throw new Error(`message "${messageExternalId}" failed; it is not ${change.change} after that`);
+      if (change.change === 'failed') {
+        if (happened(m.deliveredAt)) throw new Error(`message "${messageExternalId}" was delivered; a delivered message does not fail`);
+        set('failed_at', at);
+        set('failure', JSON.stringify({ reason: change.reason, platformMessage: change.platformMessage }));
+        return [{ type: 'message.failed', conversationExternalId, messageExternalId, reason: change.reason, platformMessage: change.platformMessage, failedAt: iso(at) }];
+      }
+      const events: Array<MessageStateChanged | MessageChangedByOthers> = [];
+      if (change.change === 'read') {
+        if (this.conversation(conversationExternalId)?.kind === 'group') throw new Error('iMessage has no read receipts in groups; a group message is never read');
+        if (happened(m.readAt)) throw new Error(`message "${messageExternalId}" was read already`);
+      } else if (happened(m.deliveredAt)) {
+        throw new Error(`message "${messageExternalId}" was delivered already`);
+      }
+      // Read means delivered: a message read before the platform marked it delivered is delivered too.
+      if (!happened(m.deliveredAt)) {
+        set('delivered_at', at);
+        events.push({ type: 'message.delivered', conversationExternalId, messageExternalId, deliveredAt: iso(at) });
+      }
+      if (change.change === 'read') {
+        set('read_at', at);
+        events.push({ type: 'message.read', conversationExternalId, messageExternalId, readAt: iso(at) });
+      }
+      return events;
+    }
+
+    if (happened(m.unsentAt)) throw new Error(`message "${messageExternalId}" was unsent`);
+    if (change.change === 'reaction') {
+      const state = this.conversation(conversationExternalId)!;
+      if (state.leftAt !== null) throw new Error('the account has left this group; it sees no tapbacks in it');
+      if (!state.participants.includes(change.from)) throw new Error(`"${change.from}" is not in conversation "${conversationExternalId}"`);
+      const held = this.sql("SELECT body FROM messages WHERE account = ? AND kind = 'tapback' AND direction = 'in' AND associated_message = ? AND sender = ? ORDER BY seq DESC LIMIT 1")
+        .get(this.account, messageExternalId, change.from);
+      const last = held ? (JSON.parse(held.body as string) as { tapback: Tapback; remove: boolean }) : null;
+      // One tapback per person per message, as iMessage keeps them: a new one replaces theirs.
+      const holding = last && !last.remove ? last.tapback : null;
+      if (change.action === 'added' && holding === change.tapback) throw new Error(`"${change.from}" already reacted ${change.tapback} to this message`);
+      if (change.action === 'removed' && holding !== change.tapback) throw new Error(`"${change.from}" has no ${change.tapback} on this message to remove`);
+      const reactionExternalId = newMessageId();
+      this.insertMessage({
+        externalId: reactionExternalId, conversationExternalId, direction: 'in', sender: change.from, kind: 'tapback',
+        body: { tapback: change.tapback, remove: change.action === 'removed' }, associatedMessage: messageExternalId, logicalActionId: null, commandId: null,
+      }, at);
+      return [{
+        type: 'message.reaction', conversationExternalId, reactionExternalId, messageExternalId, senderExternalId: change.from,
+        reaction: change.tapback, action: change.action, reactedAt: iso(at),
+      }];
+    }
+
+    if (m.direction !== 'in' || m.sender === null) throw new Error(`"${messageExternalId}" is the account's message; the simulator ${change.change === 'edited' ? 'edits' : 'unsends'} messages other people sent`);
+    if (change.change === 'edited') {
+      // Each edit has its own time: the server records one edit per message and editedAt.
+      const editedAt = happened(m.editedAt) && at <= m.editedAt ? m.editedAt + 1 : at;
+      set('body', JSON.stringify({ ...m.body, text: change.text }));
+      set('edited_at', editedAt);
+      return [{ type: 'message.edited', conversationExternalId, messageExternalId, senderExternalId: m.sender, text: change.text, editedAt: iso(editedAt) }];
+    }
+    set('unsent_at', at);
+    return [{ type: 'message.unsent', conversationExternalId, messageExternalId, senderExternalId: m.sender, unsentAt: iso(at) }];
+  }
+
+  private feed(events: readonly StoredFeedEvent[]): void {
+    const insert = this.sql('INSERT INTO feed (account, event) VALUES (?, ?)');
+    for (const event of events) insert.run(this.account, JSON.stringify(event));
+  }
+
   // The feed: what happened on its own since the last holder reported
 
   /**
@@ -570,6 +764,8 @@ export class SimulatedPlatform {
    * names a conversation the server may not know yet.
    */
   readFeed(limit: number): { through: number; events: FeedEvent[] } {
+    // Whatever came due since the last read goes on the feed first, after the cursor.
+    this.release();
     const cursor = this.sql('SELECT seq FROM feed_cursor WHERE account = ?').get(this.account);
     const rows = this.sql('SELECT seq, event FROM feed WHERE account = ? AND seq > ? ORDER BY seq LIMIT ?')
       .all(this.account, cursor ? Number(cursor.seq) : 0, limit);
@@ -587,11 +783,13 @@ export class SimulatedPlatform {
         if (state) events.push(appeared(state, state.createdByCommand ?? undefined));
         announced.add(stored.conversationExternalId);
       }
-      if (stored.type === 'poll.voted' && !announced.has(stored.pollMessageExternalId)) {
-        // Likewise the poll's echo: a host that died before reporting it leaves a vote the server could not place.
-        const echo = this.echoOf(stored.pollMessageExternalId);
+      const about = aboutMessage(stored);
+      if (about !== null && !announced.has(about)) {
+        // Likewise the echo of the account's message it is about: a host that died before reporting
+        // it leaves a vote the server could not place, or a delivery it could not tie to its command.
+        const echo = this.echoOf(about);
         if (echo) events.push(echo);
-        announced.add(stored.pollMessageExternalId);
+        announced.add(about);
       }
       if (stored.type !== 'message.received') {
         events.push(stored);
@@ -611,6 +809,12 @@ export class SimulatedPlatform {
     return echo?.type === 'message.sent' ? echo : null;
   }
 
+  /** How many feed entries no host reported yet. */
+  feedBacklog(): number {
+    const cursor = this.sql('SELECT seq FROM feed_cursor WHERE account = ?').get(this.account);
+    return Number(this.sql('SELECT COUNT(*) AS n FROM feed WHERE account = ? AND seq > ?').get(this.account, cursor ? Number(cursor.seq) : 0)!.n);
+  }
+
   /** Marks the feed reported through `seq`. */
   ackFeed(seq: number): void {
     this.sql('INSERT INTO feed_cursor (account, seq) VALUES (?, ?) ON CONFLICT (account) DO UPDATE SET seq = MAX(seq, excluded.seq)').run(this.account, seq);
@@ -619,6 +823,21 @@ export class SimulatedPlatform {
   attachment(attachmentId: string): InboundAttachment {
     const row = this.sql('SELECT * FROM attachments WHERE account = ? AND attachment_id = ?').get(this.account, attachmentId)!;
     return { attachmentId, fileName: row.file_name as string, mimeType: row.mime_type as string, bytes: new Uint8Array(row.bytes as Uint8Array) };
+  }
+}
+
+/** The message a stored feed event is about, when it may be one of the account's: its echo goes first. */
+function aboutMessage(stored: StoredFeedEvent): string | null {
+  switch (stored.type) {
+    case 'poll.voted':
+      return stored.pollMessageExternalId;
+    case 'message.delivered':
+    case 'message.read':
+    case 'message.failed':
+    case 'message.reaction':
+      return stored.messageExternalId;
+    default:
+      return null;
   }
 }
 
@@ -666,7 +885,22 @@ function message(row: Row): PlatformMessage {
     logicalActionId: row.logical_action_id as string | null,
     commandId: row.command_id as string | null,
     at: Number(row.at),
+    deliveredAt: nullableNumber(row.delivered_at),
+    readAt: nullableNumber(row.read_at),
+    failedAt: nullableNumber(row.failed_at),
+    failure: row.failure === null || row.failure === undefined ? null : (JSON.parse(row.failure as string) as PlatformMessage['failure']),
+    editedAt: nullableNumber(row.edited_at),
+    unsentAt: nullableNumber(row.unsent_at),
   };
+}
+
+/** Whether a life field says it happened (a time). */
+function happened(at: number | null | undefined): at is number {
+  return at !== null && at !== undefined;
+}
+
+function nullableNumber(value: unknown): number | null {
+  return value === null || value === undefined ? null : Number(value);
 }
 
 function execution(row: Row): ExecutionRecord {

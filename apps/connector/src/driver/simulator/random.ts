@@ -15,6 +15,13 @@ export class Random {
     this.state = seed >>> 0;
   }
 
+  /** Another source from the same seed, apart from this one: drawing from it changes nothing this one draws. */
+  static stream(seed: number, name: string): Random {
+    let salt = 0x811c9dc5;
+    for (const c of name) salt = Math.imul(salt ^ c.charCodeAt(0), 0x01000193) >>> 0;
+    return new Random((seed ^ salt) >>> 0);
+  }
+
   /** A float in [0, 1). */
   next(): number {
     this.state = (this.state + 0x6d2b79f5) >>> 0;
@@ -27,6 +34,12 @@ export class Random {
   /** True with probability `p`. */
   chance(p: number): boolean {
     return p > 0 && this.next() < p;
+  }
+
+  /** One of `items`, each as likely. */
+  pick<T>(items: readonly T[]): T {
+    if (items.length === 0) throw new Error('nothing to pick from');
+    return items[Math.min(items.length - 1, Math.floor(this.next() * items.length))]!;
   }
 
   /** An integer in [range.min, range.max]. */

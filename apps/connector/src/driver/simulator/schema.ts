@@ -80,6 +80,33 @@ const MIGRATIONS = [
     PRIMARY KEY (account, conversation_id)
   ) STRICT;
   `,
+  // A message's life: what became of the account's messages after their echo, what other people
+  // did to theirs, and what the platform will do, each with its due time. A state is applied and
+  // put on the feed in one transaction once due, so a host's death loses none.
+  `
+  ALTER TABLE messages ADD COLUMN delivered_at INTEGER;
+  ALTER TABLE messages ADD COLUMN read_at INTEGER;
+  ALTER TABLE messages ADD COLUMN failed_at INTEGER;
+  ALTER TABLE messages ADD COLUMN failure TEXT;
+  ALTER TABLE messages ADD COLUMN edited_at INTEGER;
+  ALTER TABLE messages ADD COLUMN unsent_at INTEGER;
+
+  CREATE TABLE scheduled (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    account TEXT NOT NULL,
+    message TEXT NOT NULL,
+    due_at INTEGER NOT NULL,
+    change TEXT NOT NULL
+  ) STRICT;
+  CREATE INDEX scheduled_by_due ON scheduled (account, due_at, seq);
+
+  -- Inbound messages whose life a host drew: drawn once, whichever host reads them first.
+  CREATE TABLE planned (
+    account TEXT NOT NULL,
+    message TEXT NOT NULL,
+    PRIMARY KEY (account, message)
+  ) STRICT;
+  `,
 ];
 
 /** Brings the file's schema up to date in one transaction; safe when several processes open it at once. */
