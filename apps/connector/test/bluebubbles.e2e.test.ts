@@ -29,7 +29,7 @@ test('`switchboard-connector run --driver bluebubbles --bluebubbles-url … --bl
     const sent = await rig.run('message.send', { target: toConversation(conversationId), payload: { text: 'from the flags' } });
     expect(sent).toMatchObject({ status: 'succeeded' });
     expect(rig.actionMessages(sent.logicalActionId)).toEqual([expect.objectContaining({ direction: 'out', body: { text: 'from the flags' } })]);
-    expect(standIn.webhooks).toEqual([expect.objectContaining({ events: ['new-message', 'group-name-change', 'participant-added', 'participant-removed', 'participant-left'] })]);
+    expect(standIn.webhooks).toEqual([expect.objectContaining({ events: ['new-message', 'updated-message', 'message-send-error', 'group-name-change', 'participant-added', 'participant-removed', 'participant-left'] })]);
   } finally {
     await host.kill();
   }

@@ -8,6 +8,7 @@ import type {
   FeedListener,
   FeedSubscription,
   Media,
+  MessageSent,
   Outcome,
   OutcomeResult,
   OutgoingContent,
@@ -20,6 +21,7 @@ import type { ServerAbilities } from './capabilities.ts';
 import { Chats, type ChatInfo } from './chats.ts';
 import { Inbound } from './feed.ts';
 import { Journal } from './journal.ts';
+import { failureOf } from './rows.ts';
 import type { BlueBubblesSettings } from './settings.ts';
 import { directChatGuid, EFFECT_ID, isLeave, type BbChat, type BbMessage } from './wire.ts';
 
@@ -32,6 +34,10 @@ export interface BlueBubblesContext {
 /** Between the Mac's clock (dateCreated) and the server's (acceptedAt). */
 const CLOCK_SLACK_MS = 5_000;
 const RECENT = 50;
+/** How often a send's row is read while waiting for proof it left the Mac. */
+const PROOF_POLL_MS = 250;
+/** The message.sent events kept in memory for the feed (older ones are read from the journal). */
+const SENT_EVENTS_MAX = 10_000;
 
 /** What to send through POST /api/v1/message/text. */
 interface TextSend {
@@ -43,10 +49,11 @@ interface TextSend {
 }
 
 /**
- * Drives iMessage through a BlueBubbles server. A send succeeds only on its echo: the message
- * from the Messages database that BlueBubbles matched to the send's tempGuid (the answer to the
- * send, or its new-message webhook, whichever comes first). Every other settlement code comes from
- * a concrete answer, mapped in README.md.
+ * Drives iMessage through a BlueBubbles server. A send succeeds only once it left the Mac: its
+ * echo (the message from the Messages database that BlueBubbles matched to the send's tempGuid:
+ * the answer to the send, or its new-message webhook, whichever comes first) names the row, and
+ * the row then shows `is_sent` or a delivery within the bound (README.md, "When a send
+ * succeeded"). Every other settlement code comes from a concrete answer, mapped in README.md.
  */
 export class BlueBubblesDriver implements Driver {
   readonly api: BlueBubblesApi;
@@ -56,6 +63,12 @@ export class BlueBubblesDriver implements Driver {
   private readonly chats: Chats;
   private readonly inbound: Inbound;
   private readonly echoes = new Map<string, (message: BbMessage) => void>();
+  /** Sends waiting for proof they left the Mac, by message guid: the feed hands them the row `updated-message` or `message-send-error` named. */
+  private readonly updates = new Map<string, (message: BbMessage) => void>();
+  /** The message.sent of this host's sends since it started, by message guid (older ones: the journal). */
+  private readonly sentEvents = new Map<string, MessageSent>();
+  /** Set once BlueBubbles refused the `where` of a message query (logged once); each read still tries it first. */
+  private whereRefused = false;
   /** Commands accepted before this driver started may have been sent by an earlier holder. */
   private readonly startedAt = Date.now();
 
@@ -65,7 +78,16 @@ export class BlueBubblesDriver implements Driver {
     this.api = new BlueBubblesApi(settings.url, settings.password);
     this.journal = new Journal(settings.journalPath);
     this.chats = new Chats(this.api);
-    this.inbound = new Inbound(this.api, this.chats, this.journal, settings, context.log, (m) => this.echoes.get(m.tempGuid!)?.(m));
+    this.inbound = new Inbound(this.api, this.chats, this.journal, settings, context.log, (m) => this.echoes.get(m.tempGuid!)?.(m), (m) => this.updates.get(m.guid)?.(m), (guid) => this.sentOf(guid));
+  }
+
+  /** The message.sent this host reported (or is about to report) for a message: a state of it reported by the feed goes after it. */
+  private sentOf(guid: string): MessageSent | null {
+    const known = this.sentEvents.get(guid);
+    if (known) return known;
+    const owner = this.journal.claimedBy(guid);
+    const sent = owner ? this.journal.execution(owner)?.outcome.events.find((e) => e.type === 'message.sent' && e.messageExternalId === guid) : undefined;
+    return sent?.type === 'message.sent' ? sent : null;
   }
 
   async findExecuted(logicalActionId: string): Promise<ExecutionRecord | null> {
@@ -144,14 +166,10 @@ export class BlueBubblesDriver implements Driver {
 
   // Sends
 
-  /** POST /api/v1/message/text, settled by its echo within the bound. */
+  /** POST /api/v1/message/text, settled once its echo names a row that left the Mac. */
   private async sendText(action: ActionRef, chatGuid: string, send: TextSend, before: ReportableEvent[] = []): Promise<Outcome> {
-    const confirmed = (guid: string, replayed = false): Outcome => this.done(action, {
-      result: 'confirmed', ...(replayed ? { replayed, detail: `BlueBubbles already shows message ${guid} from an earlier attempt` } : {}),
-      events: [...before, { type: 'message.sent', conversationExternalId: chatGuid, messageExternalId: guid, commandId: action.commandId }],
-    }, guid);
     const earlier = await this.alreadySent(action, chatGuid, send.message);
-    if (earlier) return confirmed(earlier.guid, true);
+    if (earlier) return this.proveSent(action, chatGuid, earlier.guid, before, `BlueBubbles already shows message ${earlier.guid} from an earlier attempt`);
 
     const tempGuid = this.tempGuidOf(action);
     this.journal.intend(action.logicalActionId, tempGuid);
@@ -159,12 +177,92 @@ export class BlueBubblesDriver implements Driver {
       body: { chatGuid, tempGuid, ...send },
       timeoutMs: this.settings.echoTimeoutMs,
     }));
-    if ('echo' in answer) return confirmed(answer.echo.guid);
+    if ('echo' in answer) return this.proveSent(action, chatGuid, answer.echo.guid, before);
     if ('timedOut' in answer) return this.done(action, { result: 'accepted_no_echo', detail: `no echo matched tempGuid ${tempGuid} within ${this.settings.echoTimeoutMs} ms`, events: before });
     const { status, body } = answer.answer;
-    if (status === 200 && body.data?.guid && body.data.tempGuid === tempGuid && (body.data.error ?? 0) === 0) return confirmed(body.data.guid);
+    if (status === 200 && body.data?.guid && body.data.tempGuid === tempGuid && (body.data.error ?? 0) === 0) return this.proveSent(action, chatGuid, body.data.guid, before);
     if (status === 400 && /already queued/i.test(body.error?.message ?? '')) return this.awaitOtherSend(action, chatGuid, send.message, tempGuid, before);
     return this.done(action, { ...this.sendFailure(answer.answer), events: before });
+  }
+
+  /**
+   * The echo names the send's row, and BlueBubbles answers as soon as the row is in the Messages
+   * database, sent or not (MessagePoller resolves a send on any row from the Mac; is_sent is not
+   * serialized). The send succeeded once the row shows it left the Mac: `is_sent` (read through
+   * the query's `where`) or a delivery. A row that shows `error` ≠ 0 first never left: the send
+   * settles gateway_rejected, its message reported sent and failed. Nothing within
+   * ECHO_TIMEOUT_MS: accepted_echo_unconfirmed, its message reported sent (its later delivery or
+   * failure reaches the stream from the feed).
+   */
+  private async proveSent(action: ActionRef, chatGuid: string, guid: string, before: ReportableEvent[], replayed?: string): Promise<Outcome> {
+    const sent: MessageSent = { type: 'message.sent', conversationExternalId: chatGuid, messageExternalId: guid, commandId: action.commandId };
+    this.sentEvents.set(guid, sent);
+    if (this.sentEvents.size > SENT_EVENTS_MAX) this.sentEvents.delete(this.sentEvents.keys().next().value!);
+    const deadline = Date.now() + this.settings.echoTimeoutMs;
+    let pushed: BbMessage | null = null;
+    let wake = () => {};
+    this.updates.set(guid, (m) => {
+      pushed = m;
+      wake();
+    });
+    try {
+      for (;;) {
+        const update: BbMessage | null = pushed;
+        pushed = null;
+        const row = update && leftOrFailed(update) ? update : await this.sentState(chatGuid, guid);
+        if (row?.error) {
+          const failed: ReportableEvent = { type: 'message.failed', conversationExternalId: chatGuid, messageExternalId: guid, ...failureOf(row.error), failedAt: new Date().toISOString() };
+          return this.done(action, { result: 'gateway_rejected', detail: `Messages took the send as message ${guid}, then marked it failed (error ${row.error}); it never left the Mac`, events: [...before, sent, failed] });
+        }
+        if (row) return this.done(action, { result: 'confirmed', ...(replayed ? { replayed: true, detail: replayed } : {}), events: [...before, sent] }, guid);
+        if (Date.now() >= deadline) break;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, Math.min(PROOF_POLL_MS, Math.max(0, deadline - Date.now())));
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+    } finally {
+      this.updates.delete(guid);
+    }
+    return this.done(action, {
+      result: 'accepted_no_echo',
+      detail: `Messages took the send as message ${guid}, and nothing showed it left the Mac (sent, delivered or failed) within ${this.settings.echoTimeoutMs} ms`,
+      events: [...before, sent],
+    }, guid);
+  }
+
+  /**
+   * The send's row once it left the Mac or failed, or null while neither shows:
+   * POST /message/query with `where` (MessageRepository.getMessages passes each statement to
+   * TypeORM's andWhere, as BlueBubbles' own search does) on the `is_sent`, `is_delivered` and
+   * `error` columns. When BlueBubbles refuses the `where`, the row itself (GET /message/:guid):
+   * only a delivery or an error shows there.
+   */
+  private async sentState(chatGuid: string, guid: string): Promise<BbMessage | null> {
+    try {
+      const answer = await this.api.call<BbMessage[]>('POST', '/message/query', {
+        body: {
+          chatGuid, limit: 1, with: ['chat'],
+          where: [
+            // Not `:guid`: getMessages binds that name to the chat's guid (`chat.guid = :guid`), and TypeORM's parameters are one namespace.
+            { statement: 'message.guid = :messageGuid', args: { messageGuid: guid } },
+            { statement: '(message.is_sent = 1 OR message.is_delivered = 1 OR message.error != 0)', args: {} },
+          ],
+        },
+      });
+      if (answer.status === 200) return answer.body.data?.find((m) => m.guid === guid) ?? null;
+      if (!this.whereRefused) this.context.log.warn({ answer: describe(answer) }, 'BlueBubbles refused the message query\'s where; a send is proven by a delivery alone');
+      this.whereRefused = true;
+      const row = await this.api.find<BbMessage>(`/message/${encodeURIComponent(guid)}`);
+      return row && leftOrFailed(row) ? row : null;
+    } catch (error) {
+      // BlueBubbles did not answer: nothing shows yet; the wait goes on to its bound.
+      this.context.log.debug({ err: error, guid }, 'a send\'s row could not be read');
+      return null;
+    }
   }
 
   /** A send's answer that is not its echo, as a result. */
@@ -201,9 +299,7 @@ export class BlueBubblesDriver implements Driver {
     while (Date.now() < deadline) {
       await delay(250);
       const found = await this.alreadySent({ ...action, acceptedAt: undefined }, chatGuid, text);
-      if (found) {
-        return this.done(action, { result: 'confirmed', detail: `the send of tempGuid ${tempGuid} already in flight showed as ${found.guid}`, events: [...before, { type: 'message.sent', conversationExternalId: chatGuid, messageExternalId: found.guid, commandId: action.commandId }] }, found.guid);
-      }
+      if (found) return this.proveSent(action, chatGuid, found.guid, before, `the send of tempGuid ${tempGuid} already in flight showed as ${found.guid}`);
     }
     return this.done(action, { result: 'accepted_no_echo', detail: `a send of tempGuid ${tempGuid} was already in flight and nothing showed within ${this.settings.echoTimeoutMs} ms`, events: before });
   }
@@ -267,10 +363,7 @@ export class BlueBubblesDriver implements Driver {
     }
     if (!chat || !guid) return this.done(action, { result: 'accepted_no_echo', detail: 'BlueBubbles created the chat but showed no message matched by the tempGuid', events: [] });
     if (name !== null) chat = await this.nameNewGroup(chat, name);
-    return this.done(action, {
-      result: 'confirmed',
-      events: [this.chats.appeared(chat, action.commandId), { type: 'message.sent', conversationExternalId: chat.guid, messageExternalId: guid, commandId: action.commandId }],
-    }, guid);
+    return this.proveSent(action, chat.guid, guid, [this.chats.appeared(chat, action.commandId)]);
   }
 
   /** A new group's name (PUT /api/v1/chat/:guid); the group exists either way, so a failed rename only leaves it unnamed. */
@@ -405,4 +498,9 @@ export class BlueBubblesDriver implements Driver {
     await this.inbound.close();
     this.journal.close();
   }
+}
+
+/** What the row alone (without `is_sent`, which BlueBubbles does not serialize) shows: a delivery, or an error. */
+function leftOrFailed(m: BbMessage): boolean {
+  return (m.error ?? 0) !== 0 || m.isDelivered === true || !!m.dateDelivered;
 }

@@ -41,8 +41,11 @@ export interface BbAttachment {
 /**
  * MessageSerializer. itemType 0 is a message, 1 a membership change (groupActionType 0 added,
  * 1 removed), 2 a rename (`groupTitle`), 3 someone leaving (groupActionType 0) or the group photo
- * changed (1) or removed (2). A tapback names its message in
- * `associatedMessageGuid` (`p:0/<guid>`) with `associatedMessageType` 2000-2005, 3000-3005 to remove.
+ * changed (1) or removed (2). A tapback is a row of its own: `associatedMessageGuid` names its
+ * message (`p:<part>/<guid>`, or `bp:<guid>`), and `associatedMessageType` is what
+ * MessageTypeTransformer makes of Messages' number: `love` … `question` (2000-2005), `-love` …
+ * `-question` to remove one (3000-3005), `sticker` (1000), any other number as its digits, null
+ * for a plain message (0).
  */
 export interface BbMessage {
   guid: string;
@@ -50,6 +53,7 @@ export interface BbMessage {
   tempGuid?: string;
   text: string | null;
   subject: string | null;
+  /** Messages' error code; 0 while nothing went wrong. */
   error: number;
   dateCreated: number;
   isFromMe: boolean;
@@ -59,11 +63,24 @@ export interface BbMessage {
   groupTitle: string | null;
   groupActionType: number;
   associatedMessageGuid: string | null;
-  associatedMessageType: number | null;
+  associatedMessageType: string | null;
   expressiveSendStyleId: string | null;
   threadOriginatorGuid: string | null;
   attachments: BbAttachment[];
   chats?: BbChat[];
+  /** The account's message reached the other side (SMS: without `dateDelivered`). */
+  isDelivered?: boolean;
+  dateDelivered?: number | null;
+  /** Only the account's messages in direct chats are ever read (iMessage has no read receipts in groups). */
+  dateRead?: number | null;
+  /** macOS 13+: the newest edit; Messages also stamps an unsend here. */
+  dateEdited?: number | null;
+  /** macOS 13+: BlueBubbles serializes it, but Messages marks an unsend with `dateEdited` and retracted parts instead. */
+  dateRetracted?: number | null;
+  /** macOS 13+: the parts still shown; 0 once every part was unsent. */
+  partCount?: number | null;
+  /** With `message-summary-info` (parseMessageSummary) only; `retractedParts` lists unsent parts. */
+  messageSummaryInfo?: Array<{ retractedParts?: number[]; rp?: number[] } & Record<string, unknown>> | null;
 }
 
 /** GeneralInterface.getServerMetadata. */
@@ -81,13 +98,28 @@ export interface WebhookBody {
 }
 
 /** The webhook events the driver registers for (api/http/constants.ts webhookEventOptions). */
-export const WEBHOOK_EVENTS = ['new-message', 'group-name-change', 'participant-added', 'participant-removed', 'participant-left'] as const;
+export const WEBHOOK_EVENTS = ['new-message', 'updated-message', 'message-send-error', 'group-name-change', 'participant-added', 'participant-removed', 'participant-left'] as const;
 
 export const GROUP_STYLE = 43;
 export const DIRECT_STYLE = 45;
 
-/** MessageInterface.possibleReactions, in Messages' associatedMessageType order. */
+/** MessageInterface.possibleReactions, in Messages' associatedMessageType order (MessageTypeTransformer: 2000 + index). */
 export const REACTIONS: readonly Tapback[] = ['love', 'like', 'dislike', 'laugh', 'emphasize', 'question'];
+
+/**
+ * A tapback row's reaction, as MessageTypeTransformer names it: `love` added, `-love` removed.
+ * Null for every other row (a plain message, a sticker, the newer emoji tapbacks BlueBubbles
+ * passes on as bare numbers).
+ */
+export function tapbackOf(associatedMessageType: string | null): { reaction: Tapback; removed: boolean } | null {
+  if (associatedMessageType == null) return null;
+  const removed = associatedMessageType.startsWith('-');
+  const reaction = (removed ? associatedMessageType.slice(1) : associatedMessageType) as Tapback;
+  return REACTIONS.includes(reaction) ? { reaction, removed } : null;
+}
+
+/** The message a tapback names: `p:0/<guid>` or `bp:<guid>` stripped as the BlueBubbles app does (`replaceAll("bp:", "").split("/").last`). */
+export const associatedGuidOf = (associatedMessageGuid: string): string => associatedMessageGuid.replaceAll('bp:', '').split('/').at(-1)!;
 
 /** The `effectId` Messages takes for each screen effect; BlueBubbles passes it through unchanged. */
 export const EFFECT_ID: Record<ScreenEffect, string> = {

@@ -64,4 +64,66 @@ describe('the BlueBubbles stand-in answers as BlueBubbles Server 1.9.9 does', ()
       type: 'new-message', data: { text: 'ping', isFromMe: false, handle: { address: '+14155550998' }, chats: [{ guid: 'iMessage;-;+14155550998', style: 45 }] },
     });
   });
+
+  test('a send answers with its row before Messages sent it; is_sent shows only through the query\'s where, and turning 1 posts nothing', async () => {
+    standIn.platform.receive({ from: '+14155550997', text: 'hi' });
+    standIn.options.sentDelayMs = Infinity;
+    const sent = await call('POST', '/message/text', { chatGuid: 'iMessage;-;+14155550997', message: 'held', tempGuid: 't-held' });
+    standIn.options.sentDelayMs = 0;
+    expect(sent).toMatchObject({ status: 200, body: { data: { tempGuid: 't-held', error: 0, isDelivered: false, dateDelivered: null } } });
+    expect(sent.body.data).not.toHaveProperty('isSent');
+    const guid = sent.body.data.guid as string;
+    const proof = (where: string) => call('POST', '/message/query', { chatGuid: 'iMessage;-;+14155550997', where: [{ statement: 'message.guid = :messageGuid', args: { messageGuid: guid } }, { statement: where, args: {} }] });
+    expect((await proof('message.is_sent = 1')).body.data).toEqual([]);
+    const before = standIn.delivered.length;
+    standIn.markSent(guid);
+    expect((await proof('message.is_sent = 1')).body.data).toEqual([expect.objectContaining({ guid })]);
+    expect(standIn.delivered.length).toBe(before);
+    expect((await proof('message.nope = 1')).status).toBe(500);
+    // TypeORM's parameters are one namespace: a `:guid` of the where replaces the chat's, so nothing matches.
+    const clash = await call('POST', '/message/query', { chatGuid: 'iMessage;-;+14155550997', where: [{ statement: 'message.guid = :guid', args: { guid } }] });
+    expect(clash.body.data).toEqual([]);
+  });
+
+  test('a delivery, a read and an edit post updated-message without chats; a failure posts message-send-error with them; a tapback is a row with its name', async () => {
+    expect((await call('POST', '/webhook', { url: 'http://127.0.0.1:9/y', events: ['*'] })).status).toBe(200);
+    const { messageExternalId: theirs } = standIn.platform.receive({ from: '+14155550996', text: 'first' });
+    const sent = await call('POST', '/message/text', { chatGuid: 'iMessage;-;+14155550996', message: 'mine', tempGuid: 't-life' });
+    const mine = sent.body.data.guid as string;
+    const posted = (type: string, guid: string) => standIn.delivered.map((d) => d.body as any).filter((b) => b.type === type && b.data.guid === guid);
+
+    standIn.platform.changeMessage(mine, { change: 'delivered' });
+    standIn.platform.changeMessage(mine, { change: 'read' });
+    await expect.poll(() => posted('updated-message', mine).length).toBe(2);
+    const [delivered, read] = posted('updated-message', mine);
+    // Each is the row as it is when posted.
+    expect(delivered.data).toMatchObject({ isDelivered: true, dateDelivered: expect.any(Number) });
+    expect(read.data).toMatchObject({ dateRead: expect.any(Number) });
+    expect(read.data).not.toHaveProperty('chats');
+
+    standIn.platform.changeMessage(theirs, { change: 'edited', text: 'first, edited' });
+    await expect.poll(() => posted('updated-message', theirs)[0]?.data).toMatchObject({ text: 'first, edited', dateEdited: expect.any(Number) });
+    const found = await call('GET', `/message/${theirs}?with=chats,message-summary-info`);
+    expect(found.body.data).toMatchObject({ chats: [{ guid: 'iMessage;-;+14155550996' }], messageSummaryInfo: [{ editedParts: [0], retractedParts: [] }], partCount: 1 });
+
+    standIn.platform.changeMessage(theirs, { change: 'reaction', from: '+14155550996', tapback: 'laugh', action: 'added' });
+    await expect.poll(() => standIn.delivered.map((d) => d.body as any).find((b) => b.type === 'new-message' && b.data.associatedMessageGuid === `p:0/${theirs}`)?.data)
+      .toMatchObject({ associatedMessageType: 'laugh', isFromMe: false, handle: { address: '+14155550996' } });
+
+    standIn.platform.changeMessage(theirs, { change: 'unsent' });
+    await expect.poll(async () => (await call('GET', `/message/${theirs}?with=message-summary-info`)).body.data)
+      .toMatchObject({ text: null, partCount: 0, dateRetracted: null, dateEdited: expect.any(Number), messageSummaryInfo: [{ retractedParts: [0] }] });
+
+    const other = await call('POST', '/message/text', { chatGuid: 'iMessage;-;+14155550996', message: 'doomed', tempGuid: 't-doomed' });
+    standIn.platform.changeMessage(other.body.data.guid, { change: 'failed', reason: 'recipient_unreachable', platformMessage: null });
+    await expect.poll(() => posted('message-send-error', other.body.data.guid)[0]?.data).toMatchObject({ error: 22, chats: [{ guid: 'iMessage;-;+14155550996' }] });
+    expect(posted('message-send-error', other.body.data.guid)[0].data).not.toHaveProperty('tempGuid');
+  });
+
+  test('ServerRepository.addWebhook: a URL registered already is returned as it was, events and all', async () => {
+    const first = await call('POST', '/webhook', { url: 'http://127.0.0.1:9/z', events: ['new-message'] });
+    const again = await call('POST', '/webhook', { url: 'http://127.0.0.1:9/z', events: ['new-message', 'updated-message'] });
+    expect(again.body.data).toEqual(first.body.data);
+    expect((await call('POST', '/webhook', { url: 'http://127.0.0.1:9/z2', events: ['updated-message', 'message-send-error'] })).status).toBe(200);
+  });
 });

@@ -6,8 +6,9 @@ import { Random } from '../../simulator/random.ts';
 import { drawSendFault } from '../../simulator/settings.ts';
 import { isUnreachable, SimulatedPlatform, type ConversationState, type PlatformMessage, type SendFault } from '../../simulator/platform.ts';
 import type { ActionRef, ConversationRef, FeedEvent, Outcome, OutgoingContent, ScreenEffect, Tapback } from '../../types.ts';
-import { EFFECT_ID, REACTIONS, WEBHOOK_EVENTS, type BbChat, type BbMessage, type BbServerInfo } from '../wire.ts';
-import { chatGuidOf, platformIdOf, serializeChat, serializeMessage } from './serialize.ts';
+import { EFFECT_ID, REACTIONS, type BbChat, type BbMessage, type BbServerInfo } from '../wire.ts';
+import { chatGuidOf, errorCodeOf, platformIdOf, serializeChat, serializeMessage } from './serialize.ts';
+import { matchesWhere, type WhereItem } from './where.ts';
 
 /** How the stand-in's Mac behaves; `faults` and the rest may be changed while it runs. */
 export interface StandInOptions {
@@ -26,6 +27,11 @@ export interface StandInOptions {
   sendLatencyMs?: number;
   /** After Messages took a send, before its row shows in the database (and BlueBubbles answers). */
   answerDelayMs?: number;
+  /**
+   * After a send's row shows, before Messages marks it sent (`is_sent`): 0 at once; Infinity
+   * never on its own (a test sends it with `markSent`, or fails it on the platform).
+   */
+  sentDelayMs?: number;
   /** Webhooks are posted into the void, as when the receiver is down: BlueBubbles never retries them. */
   dropWebhooks?: boolean;
   /** How long a send whose message never shows in the database waits before failing (BlueBubbles: 60 s). */
@@ -80,6 +86,13 @@ const serverError = (error: string) => new HttpError(500, { status: 500, message
 const privateApiError = () => imessageError('Please make sure you have completed the setup for the Private API, and your helper is connected!', 'Private API is not enabled or the helper is not connected!');
 
 const REACTION_NAMES = [...REACTIONS, ...REACTIONS.map((r) => `-${r}`)];
+/** api/http/constants.ts webhookEventOptions. */
+const WEBHOOK_EVENT_OPTIONS = [
+  '*', 'new-message', 'updated-message', 'message-send-error', 'group-name-change', 'group-icon-changed', 'group-icon-removed',
+  'participant-removed', 'participant-added', 'participant-left', 'chat-read-status-changed', 'typing-indicator', 'scheduled-message-error',
+  'server-update', 'new-server', 'new-findmy-location', 'hello-world', 'incoming-facetime', 'ft-call-status-changed', 'imessage-alias-removed',
+  'theme-backup-created', 'theme-backup-updated', 'theme-backup-deleted', 'settings-backup-created', 'settings-backup-updated', 'settings-backup-deleted',
+];
 const EFFECT_BY_ID = new Map(Object.entries(EFFECT_ID).map(([effect, id]) => [id, effect as ScreenEffect]));
 
 /**
@@ -104,6 +117,9 @@ export class BlueBubblesStandIn {
 
   /** Downloads answered as not on disk yet, per attachment (`attachmentMisses`). */
   private readonly downloadMisses = new Map<string, number>();
+  /** The account's messages Messages has not sent yet (`is_sent` 0), from `sentDelayMs`. */
+  private readonly unsent = new Set<string>();
+  private readonly timers = new Set<NodeJS.Timeout>();
 
   constructor(options: StandInOptions) {
     this.options = {
@@ -117,6 +133,7 @@ export class BlueBubblesStandIn {
       faults: { gatewayRejected: 0, sendNotOk: 0, echoLost: 0, groupUpdateUnverified: 0, ...options.faults },
       sendLatencyMs: options.sendLatencyMs ?? 0,
       answerDelayMs: options.answerDelayMs ?? 0,
+      sentDelayMs: options.sentDelayMs ?? 0,
       dropWebhooks: options.dropWebhooks ?? false,
       echoWaitMs: options.echoWaitMs ?? 60_000,
       updateWaitMs: options.updateWaitMs ?? 30_000,
@@ -142,6 +159,8 @@ export class BlueBubblesStandIn {
   async stop(): Promise<void> {
     if (this.feedTimer) clearTimeout(this.feedTimer);
     this.feedTimer = null;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.platform.close();
@@ -221,7 +240,8 @@ export class BlueBubblesStandIn {
     if (method === 'GET' && (match = m(/^\/api\/v1\/attachment\/([^/]+)\/download$/))) return this.download(decodeURIComponent(match[1]!), res);
     if (method === 'GET' && (match = m(/^\/api\/v1\/message\/([^/]+)$/))) {
       const found = this.platform.message(decodeURIComponent(match[1]!));
-      const data = found && this.serialize(found, (q.get('with') ?? '').includes('chat'));
+      const withs = withList(q.get('with'));
+      const data = found && this.serialize(found, withs.some((w) => w === 'chat' || w === 'chats'), withs.includes('message-summary-info') || withs.includes('messagesummaryinfo'));
       if (!data) throw notFound('Message does not exist!');
       return { message: 'Success', data };
     }
@@ -278,14 +298,47 @@ export class BlueBubblesStandIn {
     return { commandId: tempGuid ?? randomUUID(), logicalActionId: `bb-${randomUUID()}` };
   }
 
-  private serialize(m: PlatformMessage, withChat: boolean): BbMessage | null {
+  private serialize(m: PlatformMessage, withChat: boolean, summary = false): BbMessage | null {
     const ids = (m.body.attachmentIds as string[] | undefined) ?? [];
     const attachments = ids.map((id) => {
       const a = this.platform.attachment(id);
       return { guid: id, mimeType: a.mimeType, transferName: a.fileName, totalBytes: a.bytes.length };
     });
     const state = withChat ? this.platform.conversation(m.conversationExternalId) : null;
-    return serializeMessage(m, attachments, state ? serializeChat(state, true) : undefined);
+    return serializeMessage(m, attachments, state ? serializeChat(state, true) : undefined, errorCodeOf(m), summary);
+  }
+
+  /** The columns a `where` of the message query may name, as the Messages database holds them. */
+  private columns(m: PlatformMessage): Record<string, string | number | null> {
+    const out = m.direction === 'out';
+    return {
+      guid: m.externalId,
+      is_from_me: out ? 1 : 0,
+      // A failed message never left the Mac.
+      is_sent: out && m.failedAt === null && !this.unsent.has(m.externalId) ? 1 : 0,
+      is_delivered: m.deliveredAt !== null || !out ? 1 : 0,
+      error: errorCodeOf(m),
+      date_edited: m.unsentAt ?? m.editedAt ?? 0,
+      date_retracted: 0,
+    };
+  }
+
+  private later(ms: number, fn: () => void): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      fn();
+    }, ms);
+    this.timers.add(timer);
+  }
+
+  /**
+   * Messages hands the account's message to Apple (`is_sent` 1), for a send made with
+   * `sentDelayMs` Infinity. No webhook: IMessagePoller's message state has no is_sent, so
+   * MessagePoller posts nothing for it. Deliveries, reads, failures, tapbacks, edits and unsends
+   * are the platform's (`platform.changeMessage`), posted as BlueBubbles posts them (`announce`).
+   */
+  markSent(guid: string): void {
+    this.unsent.delete(guid);
   }
 
   /** MessageRouter.sendText with MessageValidator.validateText in front of it. */
@@ -326,6 +379,11 @@ export class BlueBubblesStandIn {
     const outcome = act(this.action(tempGuid), fault);
     const sent = outcome.events.find((e) => e.type === 'message.sent');
     if (outcome.result === 'confirmed' && sent && sent.type === 'message.sent') {
+      const guid = sent.messageExternalId;
+      if (this.options.sentDelayMs > 0) {
+        this.unsent.add(guid);
+        if (Number.isFinite(this.options.sentDelayMs)) this.later(this.options.sentDelayMs, () => this.markSent(guid));
+      }
       if (this.options.answerDelayMs > 0) await delay(this.options.answerDelayMs);
       const data = this.serialize(this.platform.message(sent.messageExternalId)!, true)!;
       if (tempGuid) data.tempGuid = tempGuid;
@@ -368,19 +426,39 @@ export class BlueBubblesStandIn {
     return { message: 'Reaction sent!', data };
   }
 
-  /** MessageRouter.query: `after`/`before` are dateCreated in ms; `sort` defaults to DESC. */
+  /**
+   * MessageRouter.query: `after`/`before` are dateCreated in ms; `sort` defaults to DESC; each
+   * `where` statement is ANDed (MessageRepository.getMessages), here for the columns `columns`
+   * names (where.ts).
+   */
   private query(body: Record<string, any>): Answer {
     const limit = Number(body.limit ?? 100);
     const offset = Number(body.offset ?? 0);
     if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw badRequest('The limit must be between 1 and 1000.');
-    const withChats = Array.isArray(body.with) && body.with.some((w: string) => ['chat', 'chats', 'chat.participants', 'chats.participants'].includes(w));
+    if (body.where !== undefined && (!Array.isArray(body.where) || body.where.some((w: any) => typeof w?.statement !== 'string' || !('args' in w)))) {
+      throw badRequest('The where.0.statement field is required.');
+    }
+    const withs = Array.isArray(body.with) ? (body.with as unknown[]).filter((w): w is string => typeof w === 'string').map((w) => w.trim().toLowerCase()) : [];
+    const withChats = withs.some((w) => ['chat', 'chats', 'chat.participants', 'chats.participants'].includes(w));
+    const summary = withs.some((w) => ['messagesummaryinfo', 'message-summary-info'].includes(w));
     const chatId = typeof body.chatGuid === 'string' ? platformIdOf(body.chatGuid) : null;
     if (chatId && !this.platform.conversation(chatId)) return { message: `No chat found with GUID: ${body.chatGuid}`, data: [] };
     const after = body.after === undefined ? 0 : Number(body.after) + 1;
     const before = body.before === undefined ? Infinity : Number(body.before);
-    let rows = this.platform.messagesSince(after, 100_000).filter((m) => m.at < before && (!chatId || m.conversationExternalId === chatId));
+    const where = (body.where ?? []) as WhereItem[];
+    // getMessages binds the chat as `chat.guid = :guid`; TypeORM keeps one value per parameter
+    // name, so a `where` that names its own `:guid` replaces the chat's.
+    const chatParam = where.reduce<unknown>((value, w) => (w.args && 'guid' in w.args ? w.args.guid : value), body.chatGuid);
+    const chatFilter = chatId && typeof chatParam === 'string' ? platformIdOf(chatParam) : chatId;
+    let rows = this.platform.messagesSince(after, 100_000).filter((m) => m.at < before && (!chatFilter || m.conversationExternalId === chatFilter));
+    try {
+      rows = rows.filter((m) => where.every((w) => matchesWhere(w, this.columns(m))));
+    } catch (error) {
+      // SQLite's error for a statement it cannot run, through ErrorMiddleware.
+      throw serverError(String((error as Error).message));
+    }
     if (body.sort !== 'ASC') rows = rows.reverse();
-    const data = rows.map((m) => this.serialize(m, withChats)).filter((x): x is BbMessage => x !== null);
+    const data = rows.map((m) => this.serialize(m, withChats, summary)).filter((x): x is BbMessage => x !== null);
     const page = data.slice(offset, offset + limit);
     return { message: 'Successfully fetched messages!', data: page, metadata: { offset, limit, total: data.length, count: page.length } };
   }
@@ -479,11 +557,13 @@ export class BlueBubblesStandIn {
     if (!Array.isArray(events)) throw badRequest('The events field is required.');
     if (url.length === 0) throw badRequest('Webhook URL is required!');
     if (!url.startsWith('http')) throw badRequest('Webhook URL must include an HTTP scheme!');
-    const allowed = ['*', ...WEBHOOK_EVENTS, 'message-send-error', 'group-icon-changed', 'group-icon-removed', 'chat-read-status-changed', 'typing-indicator'];
     for (const event of events) {
       if (typeof event !== 'string') throw badRequest('Webhook events must be strings!');
-      if (!allowed.includes(event)) throw badRequest(`Invalid webhook event: ${event}! Webhook must be one of: ${allowed}`);
+      if (!WEBHOOK_EVENT_OPTIONS.includes(event)) throw badRequest(`Invalid webhook event: ${event}! Webhook must be one of: ${WEBHOOK_EVENT_OPTIONS}`);
     }
+    // ServerRepository.addWebhook: a URL registered already is returned as it is.
+    const existing = this.webhooks.find((w) => w.url === url);
+    if (existing) return { message: 'Successfully created webhook!', data: existing };
     const webhook = { id: this.nextWebhookId++, url, events };
     this.webhooks.push(webhook);
     return { message: 'Successfully created webhook!', data: webhook };
@@ -549,20 +629,49 @@ export class BlueBubblesStandIn {
   }
 
   private announce(event: FeedEvent): void {
-    if (event.type === 'message.received') {
-      const m = this.platform.message(event.messageExternalId);
-      const data = m && this.serialize(m, true);
-      if (data) this.dispatch('new-message', data);
-      return;
-    }
-    if (event.type === 'group.renamed' || event.type === 'group.participants_changed') {
-      const state = this.platform.conversation(event.conversationExternalId);
-      if (!state) return;
-      if (event.type === 'group.renamed') this.dispatchChange(state, 'group-name-change', { itemType: 2, groupTitle: event.name }, state.participants[0] ?? null);
-      else {
-        for (const address of event.added) this.dispatchChange(state, 'participant-added', { itemType: 1, groupActionType: 0, otherHandle: address }, state.participants[0] ?? null);
-        for (const address of event.removed) this.dispatchChange(state, 'participant-removed', { itemType: 1, groupActionType: 1, otherHandle: address }, state.participants[0] ?? null);
+    switch (event.type) {
+      case 'message.received':
+      case 'message.reaction': {
+        // A tapback is a row of its own: new-message, like any row (Server.handleNewMessage).
+        const m = this.platform.message(event.type === 'message.received' ? event.messageExternalId : event.reactionExternalId);
+        const data = m && this.serialize(m, true);
+        if (data) this.dispatch('new-message', data);
+        return;
       }
+      case 'message.delivered':
+      case 'message.read':
+      case 'message.edited':
+      case 'message.unsent': {
+        // IMessagePoller.getMessageEvent: a newer dateDelivered, dateRead or dateEdited is an
+        // update; Server.handleUpdatedMessage posts the row without its chats.
+        const m = this.platform.message(event.messageExternalId);
+        const data = m && this.serialize(m, false);
+        if (data) this.dispatch('updated-message', data);
+        return;
+      }
+      case 'message.failed': {
+        // MessagePoller.handlePreviouslyUnsent: a row it saw unsent now has an error; the send
+        // was answered long ago, so Server.emitMessageError posts it without a tempGuid, with its
+        // chats (no participants).
+        const m = this.platform.message(event.messageExternalId);
+        const data = m && this.serialize(m, false);
+        const state = this.platform.conversation(event.conversationExternalId);
+        if (data) this.dispatch('message-send-error', { ...data, ...(state ? { chats: [serializeChat(state, false)] } : {}) });
+        return;
+      }
+      case 'group.renamed':
+      case 'group.participants_changed': {
+        const state = this.platform.conversation(event.conversationExternalId);
+        if (!state) return;
+        if (event.type === 'group.renamed') this.dispatchChange(state, 'group-name-change', { itemType: 2, groupTitle: event.name }, state.participants[0] ?? null);
+        else {
+          for (const address of event.added) this.dispatchChange(state, 'participant-added', { itemType: 1, groupActionType: 0, otherHandle: address }, state.participants[0] ?? null);
+          for (const address of event.removed) this.dispatchChange(state, 'participant-removed', { itemType: 1, groupActionType: 1, otherHandle: address }, state.participants[0] ?? null);
+        }
+        return;
+      }
+      default:
+        return;
     }
   }
 }
@@ -571,6 +680,11 @@ interface Answer {
   message: string;
   data?: unknown;
   metadata?: Record<string, unknown>;
+}
+
+/** parseWithQuery for `?with=a,b`, lowercased as arrayHasOne compares. */
+function withList(query: string | null): string[] {
+  return (query ?? '').split(',').map((w) => w.trim().toLowerCase()).filter((w) => w.length > 0);
 }
 
 function refOf(state: ConversationState): ConversationRef {
