@@ -1,4 +1,4 @@
-import { addCounts, emptyCounts, failures, invariantNames, type Counts } from './invariants.ts';
+import { addCounts, coverageNames, emptyCounts, failures, invariantNames, type Counts } from './invariants.ts';
 import { roundSeed } from './random.ts';
 import { assertBuilt, DEFAULT_LEASE_TTL_MS, runRound, type Campaign, type RoundOptions, type RoundResult } from './round.ts';
 
@@ -50,7 +50,7 @@ export async function runCampaigns(options: CampaignOptions): Promise<{ results:
     const failed = invariantNames.filter((key) => result.counts[key] > 0).map((key) => `${key}=${result.counts[key]}`);
     log(
       `  ${failed.length ? 'FAIL' : 'ok  '} ${campaign} seed ${seed}: accepted ${result.counts.accepted}, server kills ${result.serverKills}${result.downtimes.length ? ` (down ${result.downtimes.join('/')} ms)` : ''}, host kills ${result.hostKills}, ` +
-        `unknown ${result.unknown}, rejected ${result.rejected.length}, ${(result.durationMs / 1000).toFixed(1)} s${failed.length ? ` -- ${failed.join(' ')}` : ''}` +
+        `message states ${result.counts.messageStates} (in flight at kills ${result.inFlightAtKills.join('/')}), unknown ${result.unknown}, rejected ${result.rejected.length}, ${(result.durationMs / 1000).toFixed(1)} s${failed.length ? ` -- ${failed.join(' ')}` : ''}` +
         `${failed.length ? `\n       reproduce: pnpm crash ${reproduceArgs(campaign, seed, options.leaseTtlMs)}` : ''}`,
     );
     if (failed.length && options.verbose) for (const line of result.details.slice(0, 20)) log(`       ${line}`);
@@ -64,10 +64,13 @@ export function reproduceArgs(campaign: Campaign, seed: number, leaseTtlMs?: num
   return `${campaign === 'server-kill' ? `--rounds 1 --seed ${seed}` : `--rounds 0 --host-kills 1 --seed ${seed}`}${ttl}`;
 }
 
-/** One row per campaign: every count summed over its rounds, and the seeds of failing rounds per invariant. */
+/**
+ * One row per campaign: every count summed over its rounds (what was exercised, then each invariant),
+ * and the seeds of failing rounds per invariant.
+ */
 export function summarise(results: RoundResult[], errors: RoundError[] = []): string {
   const campaigns = [...new Set(results.map((r) => r.campaign))];
-  const columns: Array<keyof Counts> = ['accepted', ...invariantNames];
+  const columns: Array<keyof Counts> = [...coverageNames, ...invariantNames];
   const rows = campaigns.map((campaign) => {
     const rounds = results.filter((r) => r.campaign === campaign);
     const total = rounds.reduce((sum, r) => addCounts(sum, r.counts), emptyCounts());

@@ -5,7 +5,7 @@ import { invariantNames } from './invariants.ts';
 // A fresh seed each run widens what CI explores; CRASH_SEED replays one.
 const seed = process.env.CRASH_SEED ? Number(process.env.CRASH_SEED) : Math.floor(Math.random() * 2 ** 31);
 
-describe('every accepted command settles exactly once and the stream never lies, across kill -9', () => {
+describe('every accepted command settles exactly once, each message state shows once, and the stream never lies, across kill -9', () => {
   test(`3 server-kill rounds and 1 host-kill round (seed ${seed})`, async () => {
     const lines: string[] = [];
     const { results, errors } = await runCampaigns({ rounds: 3, hostKills: 1, seed, log: (line) => lines.push(line) });

@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'vitest';
-import { checkInvariants, type CommandRecord, type Evidence, type StreamEvent } from './invariants.ts';
+import { summarise } from './campaign.ts';
+import { checkInvariants, emptyCounts, invariantNames, type CommandRecord, type Evidence, type PlatformState, type StreamEvent } from './invariants.ts';
 import { Random } from './random.ts';
 import { StreamRecorder } from './recorder.ts';
+import type { RoundResult } from './round.ts';
 import type { Attempt } from './workload.ts';
 
 const A = '00000000-0000-7000-8000-00000000000a';
@@ -24,12 +26,46 @@ function settled(id: string, commandId: string, status = 'succeeded'): StreamEve
   return { id, type: 'command.settled', data: { commandId, status, errorCode: null } };
 }
 
-/** A round where everything held: two commands, each settled once, seen live as it is now. */
+const DELIVERED_AT = Date.parse('2026-01-01T00:00:01.000Z');
+const READ_AT = Date.parse('2026-01-01T00:00:02.000Z');
+const FAILED_AT = Date.parse('2026-01-01T00:00:03.000Z');
+
+function delivered(id: string, messageExternalId = 'm1', commandId: string | null = A, at = DELIVERED_AT): StreamEvent {
+  return { id, type: 'message.delivered', data: { conversationId: CONV, messageExternalId, commandId, deliveredAt: new Date(at).toISOString() } };
+}
+
+function read(id: string, messageExternalId = 'm1', commandId: string | null = A, at = READ_AT): StreamEvent {
+  return { id, type: 'message.read', data: { conversationId: CONV, messageExternalId, commandId, readAt: new Date(at).toISOString() } };
+}
+
+function failed(id: string, messageExternalId = 'm2', commandId: string | null = B, at = FAILED_AT): StreamEvent {
+  return {
+    id, type: 'message.failed',
+    data: { conversationId: CONV, messageExternalId, commandId, reason: 'not_delivered', platformMessage: 'Not Delivered', failedAt: new Date(at).toISOString() },
+  };
+}
+
+function reaction(id: string, reactionExternalId = 'r1', action = 'added'): StreamEvent {
+  return {
+    id, type: 'message.reaction',
+    data: { conversationId: CONV, messageExternalId: 'm1', reactionExternalId, senderExternalId: '+14155550100', reaction: 'love', action, reactedAt: '2026-01-01T00:00:04.000Z' },
+  };
+}
+
+/**
+ * A round where everything held: two commands, each settled once; A's message m1 delivered, read
+ * and loved, B's message m2 failed, each once on the stream as on the platform; seen live as it is now.
+ */
 function healthy(): Evidence {
   const finalEvents = [
     { id: '1', type: 'message.sent', data: { conversationId: CONV, messageExternalId: 'm1', commandId: A } },
     settled('2', A),
     settled('3', B),
+    { id: '4', type: 'message.sent', data: { conversationId: CONV, messageExternalId: 'm2', commandId: B } },
+    delivered('5'),
+    read('6'),
+    failed('7'),
+    reaction('8'),
   ];
   const recorder = new StreamRecorder(() => 'http://unused', 'unused');
   for (const e of finalEvents) recorder.record(e.id, e.type, e.data);
@@ -42,13 +78,22 @@ function healthy(): Evidence {
     finalEvents,
     readers: [recorder],
     platformDoubles: [],
+    platformStates: [
+      { state: 'delivered', messageExternalId: 'm1', commandId: A, at: DELIVERED_AT },
+      { state: 'read', messageExternalId: 'm1', commandId: A, at: READ_AT },
+      { state: 'failed', messageExternalId: 'm2', commandId: B, at: FAILED_AT },
+    ],
+    platformReactions: [{ reactionExternalId: 'r1', messageExternalId: 'm1', action: 'added' }],
+    overdueChanges: [],
   };
 }
 
 describe('checkInvariants counts each broken promise', () => {
-  test('a round where every command settled once counts nothing', () => {
-    const { counts } = checkInvariants(healthy());
-    expect(counts).toMatchObject({ accepted: 2, lost: 0, stuck: 0, duplicateSettlements: 0, settledWithoutEvent: 0, rewrittenIds: 0, missedOnResume: 0 });
+  test('a round where every command settled once and every state was reported once counts nothing', () => {
+    const { counts, details } = checkInvariants(healthy());
+    expect(details).toEqual([]);
+    expect(counts).toMatchObject({ accepted: 2, messageStates: 3 });
+    for (const key of invariantNames) expect(counts[key], key).toBe(0);
   });
 
   test('a 202 the server no longer knows is lost; one still queued is stuck', () => {
@@ -84,7 +129,11 @@ describe('checkInvariants counts each broken promise', () => {
 
   test('an id shown live that now names another event, or nothing, is rewritten', () => {
     const evidence = healthy();
-    evidence.finalEvents = [{ id: '1', type: 'message.sent', data: { conversationId: CONV, messageExternalId: 'other', commandId: A } }, settled('3', B), settled('5', A)];
+    evidence.finalEvents = [
+      { id: '1', type: 'message.sent', data: { conversationId: CONV, messageExternalId: 'other', commandId: A } },
+      ...evidence.finalEvents.filter((e) => e.id !== '1' && e.id !== '2'),
+      settled('9', A),
+    ];
     const { counts } = checkInvariants(evidence);
     expect(counts.rewrittenIds).toBe(2); // id 1 changed, id 2 vanished
   });
@@ -121,6 +170,119 @@ describe('checkInvariants counts each broken promise', () => {
     const evidence = healthy();
     evidence.platformDoubles = [{ logicalActionId: 'k-a', commandId: A, messages: 2 }];
     expect(checkInvariants(evidence).counts.platformDoubleSends).toBe(1);
+  });
+});
+
+describe('a message life: each state once on the stream, none lost', () => {
+  test.each([
+    ['delivered', delivered('10')],
+    ['read', read('10')],
+    ['failed', failed('10')],
+  ])('a second message.%s for one message is a duplicate state', (_state, again) => {
+    const evidence = healthy();
+    evidence.finalEvents.push(again);
+    const { counts, details } = checkInvariants(evidence);
+    expect(counts.duplicateMessageStates).toBe(1);
+    expect(counts.lostMessageStates).toBe(0);
+    expect(counts.wrongMessageStates).toBe(0);
+    expect(details.join('\n')).toContain('duplicate message state');
+  });
+
+  test('three reports of one state are two duplicates; the same state of another message is none', () => {
+    const evidence = healthy();
+    evidence.finalEvents.push(delivered('10'), delivered('11'));
+    expect(checkInvariants(evidence).counts.duplicateMessageStates).toBe(2);
+
+    const other = healthy();
+    other.finalEvents.push({ id: '9', type: 'message.sent', data: { conversationId: CONV, messageExternalId: 'm3', commandId: A } }, delivered('10', 'm3'));
+    other.platformStates.push({ state: 'delivered', messageExternalId: 'm3', commandId: A, at: DELIVERED_AT });
+    const { counts } = checkInvariants(other);
+    expect(counts.duplicateMessageStates).toBe(0);
+    expect(counts.messageStates).toBe(4);
+  });
+
+  test.each([
+    ['delivered', '5'],
+    ['read', '6'],
+    ['failed', '7'],
+  ])('a state the platform applied with no message.%s on the final stream is lost', (_state, id) => {
+    const evidence = healthy();
+    evidence.finalEvents = evidence.finalEvents.filter((e) => e.id !== id);
+    evidence.readers = [];
+    const { counts, details } = checkInvariants(evidence);
+    expect(counts.lostMessageStates).toBe(1);
+    expect(details.join('\n')).toContain('lost message state');
+  });
+
+  test('a state reported for another message of the conversation does not stand in for the lost one', () => {
+    const evidence = healthy();
+    evidence.finalEvents = evidence.finalEvents.filter((e) => e.id !== '6');
+    evidence.finalEvents.push(read('10', 'm2', B));
+    evidence.readers = [];
+    const { counts } = checkInvariants(evidence);
+    expect(counts.lostMessageStates).toBe(1);
+    // ... and that read is one the platform never applied
+    expect(counts.wrongMessageStates).toBe(1);
+  });
+
+  test('a change still scheduled long past its due time is lost: a state nobody applied', () => {
+    const evidence = healthy();
+    evidence.overdueChanges = [
+      { messageExternalId: 'm9', change: 'delivered', dueAt: DELIVERED_AT },
+      { messageExternalId: 'm1', change: 'reaction', dueAt: DELIVERED_AT },
+    ];
+    const { counts } = checkInvariants(evidence);
+    expect(counts.lostMessageStates).toBe(1);
+    expect(counts.lostReactions).toBe(1);
+  });
+
+  test('a state event with another command, another time, or no state on the platform is wrong', () => {
+    const wrongCommand = healthy();
+    wrongCommand.finalEvents = wrongCommand.finalEvents.map((e) => (e.id === '5' ? delivered('5', 'm1', null) : e));
+    wrongCommand.readers = [];
+    expect(checkInvariants(wrongCommand).counts.wrongMessageStates).toBe(1);
+
+    const wrongTime = healthy();
+    wrongTime.finalEvents = wrongTime.finalEvents.map((e) => (e.id === '6' ? read('6', 'm1', A, READ_AT + 1) : e));
+    wrongTime.readers = [];
+    expect(checkInvariants(wrongTime).counts.wrongMessageStates).toBe(1);
+
+    const phantom = healthy();
+    phantom.platformStates = phantom.platformStates.filter((s: PlatformState) => s.state !== 'read');
+    const { counts } = checkInvariants(phantom);
+    expect(counts.wrongMessageStates).toBe(1);
+    expect(counts.lostMessageStates).toBe(0);
+  });
+
+  test('a tapback twice on the stream is a duplicate platform event; one missing is a lost reaction', () => {
+    const twice = healthy();
+    twice.finalEvents.push(reaction('10'));
+    expect(checkInvariants(twice).counts.duplicatePlatformEvents).toBe(1);
+    // its removal is another reaction, not a duplicate
+    const removed = healthy();
+    removed.finalEvents.push(reaction('10', 'r2', 'removed'));
+    removed.platformReactions.push({ reactionExternalId: 'r2', messageExternalId: 'm1', action: 'removed' });
+    expect(checkInvariants(removed).counts.duplicatePlatformEvents).toBe(0);
+
+    const lost = healthy();
+    lost.platformReactions.push({ reactionExternalId: 'r2', messageExternalId: 'm1', action: 'removed' });
+    expect(checkInvariants(lost).counts.lostReactions).toBe(1);
+  });
+
+  test('the summary has a column per count, the life states included, and names the failing seeds', () => {
+    const round = (seed: number, counts: Partial<ReturnType<typeof emptyCounts>>): RoundResult => ({
+      campaign: 'host-kill', seed, counts: { ...emptyCounts(), ...counts }, details: [], serverKills: 0, hostKills: 1, downtimes: [], inFlightAtKills: [2],
+      unknown: 0, rejected: [], durationMs: 1_000, dataDir: '/tmp/unused',
+    });
+    const table = summarise([round(1, { accepted: 5, messageStates: 7, statesInFlightAtKills: 2 }), round(2, { accepted: 4, messageStates: 3, duplicateMessageStates: 1, lostMessageStates: 2 })]);
+    const [header, row] = table.split('\n');
+    const cells = (line: string) => line.trim().split(/\s{2,}/);
+    const columns = cells(header!).slice(1);
+    for (const key of ['messageStates', 'statesInFlightAtKills', 'duplicateMessageStates', 'lostMessageStates', 'wrongMessageStates', 'lostReactions']) expect(columns).toContain(key);
+    const values = Object.fromEntries(columns.map((c, i) => [c, cells(row!)[i + 1]]));
+    expect(values).toMatchObject({ accepted: '9', messageStates: '10', statesInFlightAtKills: '2', duplicateMessageStates: '1', lostMessageStates: '2', lostReactions: '0' });
+    expect(table).toContain('duplicateMessageStates: h2');
+    expect(table).toContain('lostMessageStates: h2');
   });
 });
 

@@ -30,6 +30,34 @@ export interface PlatformDouble {
   messages: number;
 }
 
+/** The states of a message's life the stream reports once each: message.delivered, message.read, message.failed. */
+export const MESSAGE_STATES = ['delivered', 'read', 'failed'] as const;
+export type MessageState = (typeof MESSAGE_STATES)[number];
+
+/** A state the simulated platform applied to one of the account's messages (its messages table). */
+export interface PlatformState {
+  state: MessageState;
+  messageExternalId: string;
+  /** The command that sent the message, as the platform recorded it. */
+  commandId: string | null;
+  /** When the platform applied it (ms): the time the stream's deliveredAt / readAt / failedAt must show. */
+  at: number;
+}
+
+/** A tapback someone added or removed on the simulated platform (its own row in the messages table). */
+export interface PlatformReaction {
+  reactionExternalId: string;
+  messageExternalId: string;
+  action: string;
+}
+
+/** A change still in the platform's `scheduled` table, due long enough ago that a live host would have applied and reported it. */
+export interface OverdueChange {
+  messageExternalId: string;
+  change: string;
+  dueAt: number;
+}
+
 export interface Evidence {
   accepted: Attempt[];
   /** Every accepted commandId, read back after the deadline. */
@@ -39,6 +67,14 @@ export interface Evidence {
   /** What each live reader (the SSE subscriber, the page poller) was shown, across every restart. */
   readers: ReaderRecord[];
   platformDoubles: PlatformDouble[];
+  /** Every state the platform applied to the account's messages, read once every due state had time to be reported. */
+  platformStates: PlatformState[];
+  /** Every tapback the platform applied, read at the same time. */
+  platformReactions: PlatformReaction[];
+  /** Changes left unapplied past their due time plus the settle slack (a host stopped reading the platform). */
+  overdueChanges: OverdueChange[];
+  /** Life events (delivered/read/failed/reaction) the platform had applied and no host had reported yet, summed over the kill instants. */
+  statesInFlightAtKills?: number;
 }
 
 /** The invariants, as counts; every one but `accepted` must be 0. */
@@ -53,8 +89,20 @@ export interface Counts {
   duplicateSettlements: number;
   /** Settled according to GET, with no command.settled event on the stream. */
   settledWithoutEvent: number;
-  /** Two message.sent / message.received for one conversationId + messageExternalId. */
+  /** Two message.sent / message.received for one conversationId + messageExternalId, or two message.reaction for one reactionExternalId. */
   duplicatePlatformEvents: number;
+  /** Not an invariant: delivered, read and failed states the simulated platform applied (what the two counts below check). */
+  messageStates: number;
+  /** Not an invariant: life events the platform had applied but no host had reported, at the instants of the kills. */
+  statesInFlightAtKills: number;
+  /** Two message.delivered / message.read / message.failed for one conversationId + messageExternalId. */
+  duplicateMessageStates: number;
+  /** A state the platform applied (or left overdue) with no such event for the message on the final stream. */
+  lostMessageStates: number;
+  /** A delivered/read/failed event the platform does not back: no such state, another command, or another time. */
+  wrongMessageStates: number;
+  /** A tapback the platform applied (or left overdue) with no message.reaction for it on the final stream. */
+  lostReactions: number;
   /** An id a live reader was shown that now names another event, or no event at all. */
   rewrittenIds: number;
   /** An event below a live reader's position that it was never shown (a gap in the resume). */
@@ -65,10 +113,19 @@ export interface Counts {
   platformDoubleSends: number;
 }
 
-export const invariantNames = ['lost', 'stuck', 'duplicateSettlements', 'settledWithoutEvent', 'duplicatePlatformEvents', 'rewrittenIds', 'missedOnResume', 'missingAppeared', 'platformDoubleSends'] as const satisfies ReadonlyArray<keyof Counts>;
+export const invariantNames = [
+  'lost', 'stuck', 'duplicateSettlements', 'settledWithoutEvent', 'duplicatePlatformEvents', 'rewrittenIds', 'missedOnResume', 'missingAppeared', 'platformDoubleSends',
+  'duplicateMessageStates', 'lostMessageStates', 'wrongMessageStates', 'lostReactions',
+] as const satisfies ReadonlyArray<keyof Counts>;
+
+/** Counts that say how much a round exercised, not what broke; the summary shows them after `accepted`. */
+export const coverageNames = ['accepted', 'messageStates', 'statesInFlightAtKills'] as const satisfies ReadonlyArray<keyof Counts>;
 
 export function emptyCounts(): Counts {
-  return { accepted: 0, lost: 0, stuck: 0, duplicateSettlements: 0, settledWithoutEvent: 0, duplicatePlatformEvents: 0, rewrittenIds: 0, missedOnResume: 0, missingAppeared: 0, platformDoubleSends: 0 };
+  return {
+    accepted: 0, lost: 0, stuck: 0, duplicateSettlements: 0, settledWithoutEvent: 0, duplicatePlatformEvents: 0, rewrittenIds: 0, missedOnResume: 0, missingAppeared: 0,
+    platformDoubleSends: 0, messageStates: 0, statesInFlightAtKills: 0, duplicateMessageStates: 0, lostMessageStates: 0, wrongMessageStates: 0, lostReactions: 0,
+  };
 }
 
 export function addCounts(total: Counts, more: Counts): Counts {
@@ -134,8 +191,10 @@ export function checkInvariants(evidence: Evidence): { counts: Counts; details: 
 
   const platformEvents = new Map<string, string[]>();
   for (const event of evidence.finalEvents) {
-    if (event.type !== 'message.sent' && event.type !== 'message.received') continue;
-    const key = `${event.type} ${event.data.conversationId} ${event.data.messageExternalId}`;
+    let key: string;
+    if (event.type === 'message.sent' || event.type === 'message.received') key = `${event.type} ${event.data.conversationId} ${event.data.messageExternalId}`;
+    else if (event.type === 'message.reaction') key = `${event.type} ${event.data.conversationId} ${event.data.reactionExternalId}`;
+    else continue;
     platformEvents.set(key, [...(platformEvents.get(key) ?? []), event.id]);
   }
   for (const [key, ids] of platformEvents) {
@@ -173,5 +232,82 @@ export function checkInvariants(evidence: Evidence): { counts: Counts; details: 
     counts.platformDoubleSends++;
     details.push(`platform shows ${double.messages} messages for logical action ${double.logicalActionId} (command ${double.commandId})`);
   }
+
+  checkMessageLives(evidence, counts, details);
   return { counts, details };
+}
+
+const TIME_FIELD: Record<MessageState, string> = { delivered: 'deliveredAt', read: 'readAt', failed: 'failedAt' };
+
+function isMessageState(value: string): value is MessageState {
+  return (MESSAGE_STATES as readonly string[]).includes(value);
+}
+
+/**
+ * A message's life: each delivered/read/failed once per message on the final stream, each state
+ * the platform applied there with the platform's command and time, each tapback there once.
+ */
+function checkMessageLives(evidence: Evidence, counts: Counts, details: string[]): void {
+  counts.messageStates = evidence.platformStates.length;
+  counts.statesInFlightAtKills = evidence.statesInFlightAtKills ?? 0;
+
+  // The state events on the final stream, by conversationId + messageExternalId + state.
+  const stateEvents = new Map<string, StreamEvent[]>();
+  // ... and by messageExternalId + state alone, which the platform's rows name (unique per account there).
+  const byMessage = new Map<string, StreamEvent[]>();
+  const reactions = new Set<string>();
+  for (const event of evidence.finalEvents) {
+    if (event.type === 'message.reaction') reactions.add(event.data.reactionExternalId);
+    if (!event.type.startsWith('message.')) continue;
+    const state = event.type.slice('message.'.length);
+    if (!isMessageState(state)) continue;
+    const key = `${event.type} ${event.data.conversationId} ${event.data.messageExternalId}`;
+    stateEvents.set(key, [...(stateEvents.get(key) ?? []), event]);
+    const mine = `${state} ${event.data.messageExternalId}`;
+    byMessage.set(mine, [...(byMessage.get(mine) ?? []), event]);
+  }
+  for (const [key, events] of stateEvents) {
+    if (events.length < 2) continue;
+    counts.duplicateMessageStates += events.length - 1;
+    details.push(`duplicate message state: ${key} at ids ${events.map((e) => e.id).join(', ')}`);
+  }
+
+  const applied = new Map(evidence.platformStates.map((s) => [`${s.state} ${s.messageExternalId}`, s]));
+  for (const [key, state] of applied) {
+    const events = byMessage.get(key);
+    if (!events) {
+      counts.lostMessageStates++;
+      details.push(`lost message state: the platform ${state.state} ${state.messageExternalId} (command ${state.commandId}) at ${new Date(state.at).toISOString()}; no message.${state.state} on the stream`);
+      continue;
+    }
+    const time = new Date(state.at).toISOString();
+    for (const event of events) {
+      const problems: string[] = [];
+      if ((event.data.commandId ?? null) !== state.commandId) problems.push(`command ${event.data.commandId} (platform: ${state.commandId})`);
+      if (event.data[TIME_FIELD[state.state]] !== time) problems.push(`${TIME_FIELD[state.state]} ${event.data[TIME_FIELD[state.state]]} (platform: ${time})`);
+      if (problems.length) {
+        counts.wrongMessageStates++;
+        details.push(`wrong message state: event ${event.id} message.${state.state} ${state.messageExternalId} says ${problems.join(', ')}`);
+      }
+    }
+  }
+  for (const [key, events] of byMessage) {
+    if (applied.has(key)) continue;
+    for (const event of events) {
+      counts.wrongMessageStates++;
+      details.push(`wrong message state: event ${event.id} ${event.type} ${event.data.messageExternalId}, a state the platform never applied`);
+    }
+  }
+
+  for (const reaction of evidence.platformReactions) {
+    if (reactions.has(reaction.reactionExternalId)) continue;
+    counts.lostReactions++;
+    details.push(`lost reaction: the platform's tapback ${reaction.reactionExternalId} (${reaction.action}) on ${reaction.messageExternalId}; no message.reaction on the stream`);
+  }
+
+  for (const overdue of evidence.overdueChanges) {
+    if (overdue.change === 'reaction') counts.lostReactions++;
+    else counts.lostMessageStates++;
+    details.push(`overdue: ${overdue.change} of ${overdue.messageExternalId} was due at ${new Date(overdue.dueAt).toISOString()} and never applied (no host read the platform)`);
+  }
 }

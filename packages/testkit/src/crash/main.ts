@@ -1,6 +1,8 @@
 /**
- * The crash harness: kill -9 the built server or connector host during a burst of commands,
- * restart it, and count every broken promise of exactly-once settlement and an honest stream.
+ * The crash harness: kill -9 the built server or connector host during a burst of commands, and
+ * once more while the simulated platform delivers, reads, fails and reacts to the messages sent;
+ * restart it, and count every broken promise of exactly-once settlement, of each message state
+ * reported once (none twice, none lost), and of an honest stream.
  *
  *   pnpm crash --rounds N [--seed S] [--host-kills K] [--lease-ttl-ms T] [--keep] [--verbose]
  *

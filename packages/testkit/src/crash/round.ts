@@ -6,7 +6,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { paths, startHost, startServer, type HostProcess, type ServerProcess } from '../index.ts';
-import { checkInvariants, type CommandRecord, type Counts, type PlatformDouble, type StreamEvent } from './invariants.ts';
+import { checkInvariants, MESSAGE_STATES, type CommandRecord, type Counts, type OverdueChange, type PlatformDouble, type PlatformReaction, type PlatformState, type StreamEvent } from './invariants.ts';
 import { Random } from './random.ts';
 import { StreamRecorder } from './recorder.ts';
 import { planClient, runClients, type Attempt } from './workload.ts';
@@ -17,6 +17,28 @@ export type Campaign = 'server-kill' | 'host-kill';
 
 /** Outlives a restart of the bundled server (one to two seconds here), so the host keeps its epoch across it. */
 export const DEFAULT_LEASE_TTL_MS = 3_000;
+
+/**
+ * A message's life on the simulated platform (apps/connector/README.md, "A message's life"), fast
+ * enough that deliveries, reads, failures and tapbacks come due during the burst and its kills,
+ * so kills land between the platform applying a state and the server recording it. Edits and
+ * unsends stay off: they touch only the two messages injected before the burst.
+ */
+export const LIFE_ENV: Record<string, string> = {
+  SWITCHBOARD_SIM_MESSAGE_LIFE: 'on',
+  SWITCHBOARD_SIM_P_FAILED: '0.1',
+  SWITCHBOARD_SIM_FAIL_LATENCY_MS: '20-250',
+  SWITCHBOARD_SIM_P_DELIVERED: '0.97',
+  SWITCHBOARD_SIM_DELIVERY_LATENCY_MS: '20-250',
+  SWITCHBOARD_SIM_P_READ: '0.5',
+  SWITCHBOARD_SIM_READ_LATENCY_MS: '20-250',
+  SWITCHBOARD_SIM_P_REACTION: '0.1',
+  SWITCHBOARD_SIM_REACTION_LATENCY_MS: '20-200',
+  SWITCHBOARD_SIM_P_REACTION_REMOVED: '0.3',
+  SWITCHBOARD_SIM_REACTION_REMOVED_LATENCY_MS: '20-200',
+  SWITCHBOARD_SIM_P_EDITED: '0',
+  SWITCHBOARD_SIM_P_UNSENT: '0',
+};
 
 export interface RoundOptions {
   campaign: Campaign;
@@ -42,6 +64,8 @@ export interface RoundResult {
   hostKills: number;
   /** How long each server kill left the port without a server, in ms. */
   downtimes: number[];
+  /** Life events the platform had applied and no host had reported, sampled at each kill. */
+  inFlightAtKills: number[];
   /** Requests whose outcome the client could not learn (an admin command cut off mid-flight). */
   unknown: number;
   /** Final answers other than 202 (none expected). */
@@ -147,6 +171,110 @@ function platformDoubles(simDb: string, accountId: string): PlatformDouble[] {
   }
 }
 
+/** The simulator's file, read-only, while hosts may be writing it (WAL: a reader never waits for a writer). */
+function openSim(simDb: string): DatabaseSync {
+  return new DatabaseSync(simDb, { readOnly: true, timeout: 5_000 });
+}
+
+/** The life events of a message in the feed past the cursor: applied on the platform, not yet acknowledged as recorded by the server. */
+const UNREPORTED_LIFE_EVENTS = `SELECT COUNT(*) AS n FROM feed WHERE account = ? AND seq > COALESCE((SELECT seq FROM feed_cursor WHERE account = ?), 0)
+  AND json_extract(event, '$.type') IN ('message.delivered', 'message.read', 'message.failed', 'message.reaction')`;
+
+function unreportedLifeEvents(simDb: string, accountId: string): number {
+  const db = openSim(simDb);
+  try {
+    return Number((db.prepare(UNREPORTED_LIFE_EVENTS).get(accountId, accountId) as { n: number }).n);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Watches the platform until it holds a life event no host has reported yet (a host is reporting
+ * it now, or is about to), so a kill right after lands between the platform applying a state and
+ * the server recording it. Gives up after `timeoutMs`, or once `settled()` and nothing is left
+ * scheduled: no state will come.
+ */
+async function untilLifeEventInFlight(simDb: string, accountId: string, timeoutMs: number, settled: () => boolean): Promise<void> {
+  const db = openSim(simDb);
+  try {
+    const inFlight = db.prepare(UNREPORTED_LIFE_EVENTS);
+    const scheduled = db.prepare('SELECT COUNT(*) AS n FROM scheduled WHERE account = ?');
+    for (let polls = 0, deadline = Date.now() + timeoutMs; Date.now() < deadline; polls++) {
+      if (Number((inFlight.get(accountId, accountId) as { n: number }).n) > 0) return;
+      if (polls % 50 === 49 && settled() && Number((scheduled.get(accountId) as { n: number }).n) === 0) return;
+      await sleep(1);
+    }
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Waits, with hosts up, until nothing is left scheduled on the platform and the feed's cursor is at
+ * its end (the server recorded every report), or until `slackMs` past the latest due time.
+ */
+async function waitForLives(simDb: string, accountId: string, slackMs: number): Promise<void> {
+  const started = Date.now();
+  for (;;) {
+    const db = openSim(simDb);
+    let done: boolean;
+    let deadline: number;
+    try {
+      const scheduled = db.prepare('SELECT COUNT(*) AS n, MAX(due_at) AS latest FROM scheduled WHERE account = ?').get(accountId) as { n: number; latest: number | null };
+      const feed = db
+        .prepare('SELECT COALESCE(MAX(seq), 0) AS last, COALESCE((SELECT seq FROM feed_cursor WHERE account = ?), 0) AS cursor FROM feed WHERE account = ?')
+        .get(accountId, accountId) as { last: number; cursor: number };
+      done = Number(scheduled.n) === 0 && Number(feed.cursor) >= Number(feed.last);
+      deadline = Math.max(started, Number(scheduled.latest ?? 0)) + slackMs;
+    } finally {
+      db.close();
+    }
+    if (done || Date.now() > deadline) return;
+    await sleep(50);
+  }
+}
+
+/**
+ * What the platform did to the account's messages: every delivered/read/failed state it applied,
+ * every tapback, and the changes still scheduled that were due before `overdueBefore`.
+ */
+function platformLives(simDb: string, accountId: string, overdueBefore: number): { platformStates: PlatformState[]; platformReactions: PlatformReaction[]; overdueChanges: OverdueChange[] } {
+  const db = openSim(simDb);
+  try {
+    const rows = db
+      .prepare(
+        `SELECT external_id, command_id, delivered_at, read_at, failed_at FROM messages
+         WHERE account = ? AND direction = 'out' AND (delivered_at IS NOT NULL OR read_at IS NOT NULL OR failed_at IS NOT NULL)`,
+      )
+      .all(accountId) as Array<{ external_id: string; command_id: string | null; delivered_at: number | null; read_at: number | null; failed_at: number | null }>;
+    const platformStates: PlatformState[] = [];
+    for (const row of rows) {
+      for (const state of MESSAGE_STATES) {
+        const at = row[`${state}_at`];
+        if (at !== null) platformStates.push({ state, messageExternalId: row.external_id, commandId: row.command_id, at: Number(at) });
+      }
+    }
+    const platformReactions = (
+      db.prepare(`SELECT external_id, associated_message, body FROM messages WHERE account = ? AND kind = 'tapback' AND direction = 'in'`).all(accountId) as Array<{
+        external_id: string;
+        associated_message: string;
+        body: string;
+      }>
+    ).map((r) => ({ reactionExternalId: r.external_id, messageExternalId: r.associated_message, action: (JSON.parse(r.body) as { remove: boolean }).remove ? 'removed' : 'added' }));
+    const overdueChanges = (
+      db.prepare('SELECT message, due_at, change FROM scheduled WHERE account = ? AND due_at < ? ORDER BY due_at, seq').all(accountId, overdueBefore) as Array<{
+        message: string;
+        due_at: number;
+        change: string;
+      }>
+    ).map((r) => ({ messageExternalId: r.message, dueAt: Number(r.due_at), change: (JSON.parse(r.change) as { change: string }).change }));
+    return { platformStates, platformReactions, overdueChanges };
+  } finally {
+    db.close();
+  }
+}
+
 async function inject(simDb: string, accountId: string, args: string[]): Promise<void> {
   await run(process.execPath, [paths.connectorDist, 'inject', '--sim-db', simDb, '--account', accountId, ...args]);
 }
@@ -171,12 +299,18 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
     SWITCHBOARD_SIM_ECHO_LATENCY_MS: `0-${random.int(0, 10)}`,
     SWITCHBOARD_SHUTDOWN_GRACE_MS: '500',
     SWITCHBOARD_LOG_LEVEL: 'warn',
+    ...LIFE_ENV,
   };
   const killPlan: Array<{ afterMs: number; sameHostId: boolean; replaceAfterMs: number }> = [];
   const kills = random.int(1, 2);
   for (let i = 0; i < kills; i++) killPlan.push({ afterMs: random.int(15, 120), sameHostId: random.chance(0.5), replaceAfterMs: random.int(0, 200) });
   const clientRandoms = Array.from({ length: clients }, () => random.fork());
   const pauseRandoms = Array.from({ length: clients }, () => random.fork());
+  // One more kill once every command was answered, while the last messages' states come due and
+  // are reported (LIFE_ENV): between the platform applying a state and the server recording it. A
+  // host comes back under its own id, which takes its lease over at once, so the round stays short.
+  // Drawn last, so a seed's workload and burst kills are those it had before message lives.
+  const lifeKill = { afterMs: random.int(0, 150), sameHostId: true, replaceAfterMs: random.int(0, 100) };
 
   let server: RestartableServer | null = null;
   const hosts: HostProcess[] = [];
@@ -184,6 +318,7 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
   let poller: StreamRecorder | null = null;
   let hostKills = 0;
   const downtimes: number[] = [];
+  const inFlightAtKills: number[] = [];
   try {
     server = await RestartableServer.start({ SWITCHBOARD_RATE_LIMIT: '0', SWITCHBOARD_READ_RATE_LIMIT: '0', SWITCHBOARD_LEASE_TTL_MS: String(leaseTtlMs) }, dataDir);
     const live = server;
@@ -202,40 +337,58 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
     recorder.start();
     poller = new StreamRecorder(() => live.url, account.apiKey, 'poll');
     poller.start();
-    await inject(simDb, account.accountId, ['--from', '+14155550100', '--text', 'hello']);
-    await inject(simDb, account.accountId, ['--from', '+14155550100', '--group', '+14155550100,+14155550101', '--group-name', 'Team', '--text', 'hi all']);
+    // Two processes at once: the simulator's file takes several writers.
+    await Promise.all([
+      inject(simDb, account.accountId, ['--from', '+14155550100', '--text', 'hello']),
+      inject(simDb, account.accountId, ['--from', '+14155550100', '--group', '+14155550100,+14155550101', '--group-name', 'Team', '--text', 'hi all']),
+    ]);
     const dm = await recorder.waitFor((e) => e.type === 'conversation.appeared' && e.data.kind === 'direct', 20_000, 'direct conversation.appeared');
     const group = await recorder.waitFor((e) => e.type === 'conversation.appeared' && e.data.kind === 'group', 20_000, 'group conversation.appeared');
     const targets = { dm: dm.event.data.conversationId as string, group: group.event.data.conversationId as string, addressPrefix: `crash-${tag}-` };
     const plans = clientRandoms.map((r, client) => planClient(r, client, commandsPerClient, targets, tag));
 
-    log(`round ${options.campaign} seed ${options.seed}: ${plans.flat().length} commands from ${clients} clients, kills at ${killPlan.map((k) => `${k.afterMs} ms`).join(' then ')}`);
+    log(
+      `round ${options.campaign} seed ${options.seed}: ${plans.flat().length} commands from ${clients} clients, kills at ${killPlan.map((k) => `${k.afterMs} ms`).join(' then ')}` +
+        `, and ${lifeKill.afterMs} ms after the burst`,
+    );
     const burst = runClients(plans, pauseRandoms, live, account.apiKey, 15_000);
-    const chaos = (async () => {
-      for (const kill of killPlan) {
-        await sleep(kill.afterMs);
-        if (options.campaign === 'server-kill') {
-          const down = Date.now();
-          await live.kill();
-          await live.restart();
-          downtimes.push(Date.now() - down);
-        } else {
-          const victim = hosts.at(-1)!;
-          await victim.kill();
-          hostKills++;
-          await sleep(kill.replaceAfterMs);
-          startOneHost(kill.sameHostId ? victim.hostId : `crash-${tag}-${String.fromCharCode(98 + hostKills)}`);
-        }
+    const killOnce = async (kill: { afterMs: number; sameHostId: boolean; replaceAfterMs: number }) => {
+      await sleep(kill.afterMs);
+      if (options.campaign === 'server-kill') {
+        const down = Date.now();
+        await live.kill();
+        inFlightAtKills.push(unreportedLifeEvents(simDb, account.accountId));
+        await live.restart();
+        downtimes.push(Date.now() - down);
+      } else {
+        const victim = hosts.at(-1)!;
+        await victim.kill();
+        inFlightAtKills.push(unreportedLifeEvents(simDb, account.accountId));
+        hostKills++;
+        await sleep(kill.replaceAfterMs);
+        startOneHost(kill.sameHostId ? victim.hostId : `crash-${tag}-${String.fromCharCode(98 + hostKills)}`);
       }
+    };
+    const chaos = (async () => {
+      for (const kill of killPlan) await killOnce(kill);
     })();
     const [attempts] = await Promise.all([burst, chaos]);
-
     const accepted = attempts.filter((a) => a.outcome === 'accepted');
     const acceptedIds = new Set(accepted.map((a) => a.commandId!));
-    // Lease TTL for a dead holder to expire, plus time to execute and settle what it held.
-    const settleBy = Date.now() + 2 * leaseTtlMs + 4_000;
     const settledOnStream = () => [...recorder!.seen.values()].filter((e) => e.type === 'command.settled' && acceptedIds.has(e.data.commandId)).length;
+    // Lease TTL for a dead holder to expire, plus time to execute and settle what it held.
+    const settleSlackMs = 2 * leaseTtlMs + 4_000;
+
+    // The messages' lives start once a host executes the sends (after a host kill, once the next
+    // host took the lease): the kill waits for a state the platform applied and no host reported.
+    await sleep(lifeKill.afterMs);
+    await untilLifeEventInFlight(simDb, account.accountId, settleSlackMs, () => settledOnStream() >= acceptedIds.size);
+    await killOnce({ ...lifeKill, afterMs: 0 });
+
+    const settleBy = Date.now() + settleSlackMs;
     while (settledOnStream() < acceptedIds.size && Date.now() < settleBy) await sleep(50);
+    // Then until every state the platform scheduled came due and was reported (or the slack past the latest due time ran out).
+    await waitForLives(simDb, account.accountId, settleSlackMs);
     // A little longer for late duplicates to show themselves.
     await sleep(300);
     await recorder.stop();
@@ -243,14 +396,17 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
 
     const finalEvents = await readStream(live.url, account.apiKey);
     const commands = new Map<string, CommandRecord | null>();
-    for (const commandId of acceptedIds) commands.set(commandId, await readCommand(live.url, account.apiKey, commandId));
-    for (const host of hosts) await host.stop();
+    await Promise.all([...acceptedIds].map(async (commandId) => commands.set(commandId, await readCommand(live.url, account.apiKey, commandId))));
+    await Promise.all(hosts.map((host) => host.stop()));
+    const lives = platformLives(simDb, account.accountId, Date.now() - settleSlackMs);
     const { counts, details } = checkInvariants({
       accepted,
       commands,
       finalEvents,
       readers: [recorder, poller],
       platformDoubles: platformDoubles(simDb, account.accountId),
+      ...lives,
+      statesInFlightAtKills: inFlightAtKills.reduce((n, k) => n + k, 0),
     });
     return {
       campaign: options.campaign,
@@ -260,6 +416,7 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
       serverKills: live.kills,
       hostKills,
       downtimes,
+      inFlightAtKills,
       unknown: attempts.filter((a) => a.outcome === 'unknown').length,
       rejected: attempts.filter((a) => a.outcome === 'rejected').map(describeRejection),
       durationMs: Date.now() - started,
