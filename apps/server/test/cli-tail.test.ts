@@ -23,11 +23,22 @@ afterAll(async () => {
   removeDataDir(dataDir);
 });
 
+/**
+ * The environment of a user's terminal, not of the pnpm and turbo that run this test: none of
+ * their variables, and no node_modules/.bin on the PATH (where the pinned Node would run the
+ * system's npx, which then hangs in a terminal).
+ */
+function userEnv(): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(npm_|pnpm_|PNPM_|TURBO_|INIT_CWD$|NODE$|NODE_PATH$)/.test(name)));
+  env.PATH = (process.env.PATH ?? '').split(':').filter((dir) => !dir.includes('node_modules') && !dir.includes('/_npx/')).join(':');
+  return env;
+}
+
 interface Run { child: ChildProcess; output: () => string; code: Promise<number | null> }
 
 function run(command: string, args: string[]): Run {
   // A process group of its own, as a terminal gives a command line.
-  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...server.storeEnv, NO_COLOR: '1' }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  const child = spawn(command, args, { cwd: root, env: { ...userEnv(), ...server.storeEnv, NO_COLOR: '1' }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
   let text = '';
   child.stdout!.on('data', (d) => (text += d));
   child.stderr!.on('data', (d) => (text += d));
