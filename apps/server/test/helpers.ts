@@ -1,3 +1,4 @@
+import { eventSchemas } from '@switchboard/contracts';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -234,4 +235,21 @@ export async function blockWrites(server: TestServer): Promise<() => Promise<voi
     blocker.exec('ROLLBACK');
     blocker.close();
   };
+}
+
+/** A stream event as the JSON pages hand it out. */
+export type PageEvent = { id: string; type: string; data: any };
+
+/** The account's events after `after` (JSON pages, one page of up to 1,000), each checked against the stream's schema. */
+export async function eventsAfter(server: TestServer, apiKey: string, after: string): Promise<PageEvent[]> {
+  const res = await fetch(`${server.url}/v1/events?after=${after}&limit=1000`, { headers: { ...headers(apiKey), accept: 'application/json' } });
+  const body = (await res.json()) as { events: PageEvent[] };
+  for (const envelope of body.events) eventSchemas.zStreamEvent.parse(envelope);
+  return body.events;
+}
+
+/** The stream's head: a cursor after which only new events come. */
+export async function streamHead(server: TestServer, apiKey: string): Promise<string> {
+  const res = await fetch(`${server.url}/v1/events?after=now&limit=1`, { headers: { ...headers(apiKey), accept: 'application/json' } });
+  return ((await res.json()) as { nextAfter: string }).nextAfter;
 }

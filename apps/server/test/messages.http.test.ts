@@ -2,8 +2,8 @@
 // read, failed) and what other people do to messages (tapbacks, edits, unsends), on the stream
 // once each, on the command read and in the conversation's messages.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventSchemas, type PlatformEvent } from '@switchboard/contracts';
-import { expectSpecResponse, headers, postCommand, readyAccount, startTestServer, type TestServer } from './helpers.ts';
+import type { PlatformEvent } from '@switchboard/contracts';
+import { eventsAfter, expectSpecResponse, headers, postCommand, readyAccount, startTestServer, streamHead, type TestServer } from './helpers.ts';
 
 let server: TestServer;
 
@@ -13,19 +13,6 @@ beforeAll(async () => {
 afterAll(() => server.stopAndClean());
 
 type Ready = Awaited<ReturnType<typeof readyAccount>>;
-type Envelope = { id: string; type: string; data: any };
-
-async function eventsAfter(apiKey: string, after: string): Promise<Envelope[]> {
-  const res = await fetch(`${server.url}/v1/events?after=${after}&limit=1000`, { headers: { ...headers(apiKey), accept: 'application/json' } });
-  const body = (await res.json()) as { events: Envelope[] };
-  for (const envelope of body.events) eventSchemas.zStreamEvent.parse(envelope);
-  return body.events;
-}
-
-async function head(apiKey: string): Promise<string> {
-  const res = await fetch(`${server.url}/v1/events?after=now&limit=1`, { headers: { ...headers(apiKey), accept: 'application/json' } });
-  return ((await res.json()) as { nextAfter: string }).nextAfter;
-}
 
 async function read(apiKey: string, path: string): Promise<{ status: number; body: any; headers: Headers }> {
   const res = await fetch(`${server.url}${path}`, { headers: headers(apiKey) });
@@ -54,14 +41,14 @@ describe('a message after its echo', () => {
     const a = await readyAccount(server);
     const commandId = await send(a, a.direct, 'Your parcel is on its way', 'm-1');
     const dm = await externalId(a, a.direct);
-    const after = await head(a.apiKey);
+    const after = await streamHead(server, a.apiKey);
     const delivered: PlatformEvent = { type: 'message.delivered', conversationExternalId: dm, messageExternalId: 'm-1', deliveredAt: at(2) };
     const readIt: PlatformEvent = { type: 'message.read', conversationExternalId: dm, messageExternalId: 'm-1', readAt: at(9) };
     expect(await a.host.report([delivered])).toEqual({ recorded: 1 });
     expect(await a.host.report([delivered, readIt])).toEqual({ recorded: 2 });
     // The catch-up reads the same states again after a restart: nothing new.
     expect(await a.host.report([readIt, delivered])).toEqual({ recorded: 2 });
-    const events = await eventsAfter(a.apiKey, after);
+    const events = await eventsAfter(server, a.apiKey, after);
     expect(events.map((e) => [e.type, e.data])).toEqual([
       ['message.delivered', { conversationId: a.direct, messageExternalId: 'm-1', commandId, deliveredAt: at(2) }],
       ['message.read', { conversationId: a.direct, messageExternalId: 'm-1', commandId, readAt: at(9) }],
@@ -80,11 +67,11 @@ describe('a message after its echo', () => {
   it('fails after its echo: the command stays succeeded, message.failed names it, and the command read shows why', async () => {
     const a = await readyAccount(server);
     const commandId = await send(a, a.direct, 'Hello', 'm-2');
-    const after = await head(a.apiKey);
+    const after = await streamHead(server, a.apiKey);
     const failed: PlatformEvent = { type: 'message.failed', conversationExternalId: await externalId(a, a.direct), messageExternalId: 'm-2', reason: 'not_delivered', platformMessage: 'Not Delivered (error 4)', failedAt: at(3) };
     await a.host.report([failed]);
     await a.host.report([failed]);
-    expect((await eventsAfter(a.apiKey, after)).map((e) => [e.type, e.data])).toEqual([
+    expect((await eventsAfter(server, a.apiKey, after)).map((e) => [e.type, e.data])).toEqual([
       ['message.failed', { conversationId: a.direct, messageExternalId: 'm-2', commandId, reason: 'not_delivered', platformMessage: 'Not Delivered (error 4)', failedAt: at(3) }],
     ]);
     const command = await read(a.apiKey, `/v1/commands/${commandId}`);
@@ -105,7 +92,7 @@ describe('what other people do to messages', () => {
     const a = await readyAccount(server);
     await send(a, a.group, 'Launch at noon', 'm-3');
     const g = await externalId(a, a.group);
-    const after = await head(a.apiKey);
+    const after = await streamHead(server, a.apiKey);
     const batch: PlatformEvent[] = [
       { type: 'message.reaction', conversationExternalId: g, reactionExternalId: 'r-1', messageExternalId: 'm-3', senderExternalId: 'dana@example.com', reaction: 'love', action: 'added', reactedAt: at(1) },
       { type: 'message.reaction', conversationExternalId: g, reactionExternalId: 'r-2', messageExternalId: 'm-3', senderExternalId: 'dana@example.com', reaction: 'love', action: 'removed', reactedAt: at(2) },
@@ -116,7 +103,7 @@ describe('what other people do to messages', () => {
     ];
     await a.host.report(batch);
     await a.host.report(batch);
-    const events = await eventsAfter(a.apiKey, after);
+    const events = await eventsAfter(server, a.apiKey, after);
     expect(events.map((e) => e.type)).toEqual(['message.reaction', 'message.reaction', 'message.received', 'message.edited', 'message.received', 'message.unsent']);
     expect(events[1]!.data).toEqual({ conversationId: a.group, messageExternalId: 'm-3', reactionExternalId: 'r-2', senderExternalId: 'dana@example.com', reaction: 'love', action: 'removed', reactedAt: at(2) });
     const messages = (await read(a.apiKey, `/v1/conversations/${a.group}/messages?limit=2`)).body;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventSchemas, type PlatformEvent } from '@switchboard/contracts';
-import { expectSpecResponse, headers, postCommand, readyAccount, startTestServer, type TestServer } from './helpers.ts';
+import type { PlatformEvent } from '@switchboard/contracts';
+import { eventsAfter, expectSpecResponse, headers, postCommand, readyAccount, startTestServer, streamHead, type TestServer } from './helpers.ts';
 
 let server: TestServer;
 
@@ -10,23 +10,10 @@ beforeAll(async () => {
 afterAll(() => server.stopAndClean());
 
 type Ready = Awaited<ReturnType<typeof readyAccount>>;
-type Envelope = { id: string; type: string; data: any };
 
 async function getPoll(apiKey: string | null, pollId: string) {
   const res = await fetch(`${server.url}/v1/polls/${pollId}`, { headers: apiKey === null ? {} : headers(apiKey) });
   return { status: res.status, body: (await res.json()) as any, headers: res.headers };
-}
-
-async function eventsAfter(apiKey: string, after: string): Promise<Envelope[]> {
-  const res = await fetch(`${server.url}/v1/events?after=${after}&limit=1000`, { headers: { ...headers(apiKey), accept: 'application/json' } });
-  const body = (await res.json()) as { events: Envelope[] };
-  for (const envelope of body.events) eventSchemas.zStreamEvent.parse(envelope);
-  return body.events;
-}
-
-async function head(apiKey: string): Promise<string> {
-  const res = await fetch(`${server.url}/v1/events?after=now&limit=1`, { headers: { ...headers(apiKey), accept: 'application/json' } });
-  return ((await res.json()) as { nextAfter: string }).nextAfter;
 }
 
 /** A message.send into the group, executed by the test host: dispatched, echoed as `messageExternalId`, settled. */
@@ -102,12 +89,12 @@ describe('poll.voted on the stream', () => {
     const a = await readyAccount(server);
     const pollId = await send(a, { kind: 'poll', question: 'Where?', options: ['Here', 'There'] }, 'poll-1');
     const g = await groupExternalId(a);
-    const before = await head(a.apiKey);
+    const before = await streamHead(server, a.apiKey);
     const t = Date.UTC(2026, 5, 1, 12);
     const batch = [vote(g, 'ana@example.com', 0, t), vote(g, 'ben@example.com', 1, t + 1), vote(g, 'ana@example.com', 1, t + 2), vote(g, 'ben@example.com', null, t + 3)];
     expect(await a.host.report(batch)).toEqual({ recorded: 4 });
     expect(await a.host.report(batch)).toEqual({ recorded: 4 });
-    const events = (await eventsAfter(a.apiKey, before)).filter((e) => e.type === 'poll.voted');
+    const events = (await eventsAfter(server, a.apiKey, before)).filter((e) => e.type === 'poll.voted');
     const common = { pollId, conversationId: a.group, messageExternalId: 'poll-1' };
     expect(events.map((e) => e.data)).toEqual([
       { ...common, voterExternalId: 'ana@example.com', change: 'cast', optionIndex: 0, option: 'Here', previousOptionIndex: null, previousOption: null, votedAt: new Date(t).toISOString() },
@@ -123,10 +110,10 @@ describe('poll.voted on the stream', () => {
     await send(a, { text: 'plain' }, 'plain-1');
     const pollId = await send(a, { kind: 'poll', question: 'Q?', options: ['y', 'n'] }, 'poll-1');
     const g = await groupExternalId(a);
-    const before = await head(a.apiKey);
+    const before = await streamHead(server, a.apiKey);
     const t = Date.UTC(2026, 5, 1, 12);
     expect(await a.host.report([vote(g, 'ana@example.com', 0, t, 'plain-1'), vote(g, 'ana@example.com', 0, t, 'from-the-phone'), vote(g, 'ana@example.com', 2, t)])).toEqual({ recorded: 3 });
-    expect(await eventsAfter(a.apiKey, before)).toEqual([]);
+    expect(await eventsAfter(server, a.apiKey, before)).toEqual([]);
     expect((await getPoll(a.apiKey, pollId)).body.voters).toEqual([]);
   });
 });
