@@ -12,6 +12,8 @@
  *   pnpm bench                          200 commands/s for 10 s (after a 2 s warm-up), each store
  *   BENCH_RATE=400 BENCH_SECONDS=20 pnpm bench
  *   BENCH_STORE=postgres pnpm bench     one store only (sqlite or postgres)
+ *   BENCH_MESSAGE_LIFE=on pnpm bench    the simulator also delivers and reads each message after its
+ *                                       echo (off by default: the figure is the command's path alone)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,6 +29,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const HOST_LOG_LEVEL = process.env.BENCH_HOST_LOG_LEVEL ?? 'info';
 const STORES = (process.env.BENCH_STORE ?? 'sqlite,postgres').split(',');
+const MESSAGE_LIFE = process.env.BENCH_MESSAGE_LIFE === 'on' ? 'on' : 'off';
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
@@ -46,7 +49,10 @@ async function bench(storeName: string, storeEnv: Record<string, string>): Promi
       url: server.url,
       connectorKey: account.connectorKey,
       hostId: 'bench-host',
-      env: { SWITCHBOARD_SIM_DB: simDb, SWITCHBOARD_LOG_LEVEL: HOST_LOG_LEVEL, SWITCHBOARD_SIM_LATENCY_MS: '0', SWITCHBOARD_SIM_ECHO_LATENCY_MS: '0' },
+      env: {
+        SWITCHBOARD_SIM_DB: simDb, SWITCHBOARD_LOG_LEVEL: HOST_LOG_LEVEL, SWITCHBOARD_SIM_LATENCY_MS: '0', SWITCHBOARD_SIM_ECHO_LATENCY_MS: '0',
+        SWITCHBOARD_SIM_MESSAGE_LIFE: MESSAGE_LIFE,
+      },
     });
     // Ready once the server shows the host's lease (its own log may be quieter than info).
     for (const deadline = Date.now() + 20_000; ; await sleep(20)) {
@@ -129,7 +135,7 @@ async function bench(storeName: string, storeEnv: Record<string, string>): Promi
     process.stdout.write(
       [
         '',
-        `switchboard connector: end-to-end settle latency (POST message.send -> command.settled on SSE), ${storeName}`,
+        `switchboard connector: end-to-end settle latency (POST message.send -> command.settled on SSE), ${storeName}, message life ${MESSAGE_LIFE}`,
         `  driver            simulator, zero latency, no faults; host log level ${HOST_LOG_LEVEL}`,
         `  commands          ${ids.length} measured (+${warm.ids.length} warm-up)`,
         `  offered           ${(ids.length / offeredSeconds).toFixed(1)} commands/s (target ${RATE})`,
