@@ -2,10 +2,11 @@ import type { PlatformEvent } from '@switchboard/contracts';
 import type { Services } from '../services.ts';
 import type { ConversationRecord, MessageRecord, PlatformEventsResult, PollVoteChange } from '../store/types.ts';
 import type { EventBody, EventData } from './envelope.ts';
+import { iso } from '../clock.ts';
 
-/** A platform's time as the stream writes times: ISO 8601 in UTC, with milliseconds. */
-function iso(time: string): string {
-  return new Date(Date.parse(time)).toISOString();
+/** A platform's time as the stream writes times (clock.ts). */
+function platformTime(at: string): string {
+  return iso(Date.parse(at));
 }
 
 /** The `poll.voted` data of a vote that changed a voter's choice. */
@@ -64,16 +65,16 @@ export function streamEvent(event: PlatformEvent, conversation: ConversationReco
       if (!vote) throw new Error('a poll.voted event needs the vote change it made');
       return { type: event.type, time, data: pollVoted(event, conversation, vote) };
     case 'message.delivered':
-      return { type: event.type, time, data: { conversationId, messageExternalId: event.messageExternalId, commandId: message?.commandId ?? null, deliveredAt: iso(event.deliveredAt) } };
+      return { type: event.type, time, data: { conversationId, messageExternalId: event.messageExternalId, commandId: message?.commandId ?? null, deliveredAt: platformTime(event.deliveredAt) } };
     case 'message.read':
-      return { type: event.type, time, data: { conversationId, messageExternalId: event.messageExternalId, commandId: message?.commandId ?? null, readAt: iso(event.readAt) } };
+      return { type: event.type, time, data: { conversationId, messageExternalId: event.messageExternalId, commandId: message?.commandId ?? null, readAt: platformTime(event.readAt) } };
     case 'message.failed':
       return {
         type: event.type,
         time,
         data: {
           conversationId, messageExternalId: event.messageExternalId, commandId: message?.commandId ?? null, reason: event.reason,
-          platformMessage: event.platformMessage, failedAt: iso(event.failedAt),
+          platformMessage: event.platformMessage, failedAt: platformTime(event.failedAt),
         },
       };
     case 'message.reaction':
@@ -82,13 +83,13 @@ export function streamEvent(event: PlatformEvent, conversation: ConversationReco
         time,
         data: {
           conversationId, messageExternalId: event.messageExternalId, reactionExternalId: event.reactionExternalId, senderExternalId: event.senderExternalId,
-          reaction: event.reaction, action: event.action, reactedAt: iso(event.reactedAt),
+          reaction: event.reaction, action: event.action, reactedAt: platformTime(event.reactedAt),
         },
       };
     case 'message.edited':
-      return { type: event.type, time, data: { conversationId, messageExternalId: event.messageExternalId, senderExternalId: event.senderExternalId, text: event.text, editedAt: iso(event.editedAt) } };
+      return { type: event.type, time, data: { conversationId, messageExternalId: event.messageExternalId, senderExternalId: event.senderExternalId, text: event.text, editedAt: platformTime(event.editedAt) } };
     case 'message.unsent':
-      return { type: event.type, time, data: { conversationId, messageExternalId: event.messageExternalId, senderExternalId: event.senderExternalId, unsentAt: iso(event.unsentAt) } };
+      return { type: event.type, time, data: { conversationId, messageExternalId: event.messageExternalId, senderExternalId: event.senderExternalId, unsentAt: platformTime(event.unsentAt) } };
   }
 }
 

@@ -2,7 +2,7 @@ import type { PlatformEvent } from '@switchboard/contracts';
 import type { CommandRecord, ConversationRecord, ConversationStore, NewEvent, PlatformEventView } from '../types.ts';
 import { command, conversation, heldVote, message, MESSAGE_COLUMNS, messageValues, poll, pollVote, UPSERT_MESSAGE_SET, type Row } from '../rules/rows.ts';
 import { isMessageEvent, messageCursor, parseMessageCursor, type MessageEvent } from '../rules/messages.ts';
-import { appearedConversation, platformEventEffect, UnknownConversation, type HeldMessage, type InConversation } from '../rules/platform.ts';
+import { appearedConversation, identityOf, platformEventEffect, UnknownConversation, type HeldMessage, type InConversation } from '../rules/platform.ts';
 import { sentPoll, voteEffect } from '../rules/polls.ts';
 import { cacheChanged } from './cache.ts';
 import { insertEvents } from './events.ts';
@@ -117,13 +117,16 @@ export async function applyPlatformEvent(
   const current = lockedRow ? conversation(lockedRow) : await byExternalId(tx, accountId, event.conversationExternalId);
   if (!current) throw new UnknownConversation(event.conversationExternalId);
   if (event.type === 'poll.voted') return applyVote(tx, current, event, view);
-  const held = isMessageEvent(event) ? await heldMessage(tx, accountId, current.id, event, settling) : undefined;
+  // The identity's record and the message's row go out together (one round trip); a re-reported
+  // event (its identity recorded already) does nothing.
+  const identity = identityOf(event);
+  const [recorded, held] = await Promise.all([
+    identity === null ? null : tx`INSERT INTO platform_records (account_id, conversation_id, type, identity, recorded_at)
+      VALUES (${accountId}, ${current.id}, ${event.type}, ${identity}, ${at}) ON CONFLICT DO NOTHING`,
+    isMessageEvent(event) ? heldMessage(tx, accountId, current.id, event, settling) : undefined,
+  ]);
+  if (recorded?.count === 0) return [];
   const effect = platformEventEffect(current, event, view, at, held);
-  if (effect.identity !== null) {
-    const recorded = await tx`INSERT INTO platform_records (account_id, conversation_id, type, identity, recorded_at)
-      VALUES (${accountId}, ${current.id}, ${event.type}, ${effect.identity}, ${at}) ON CONFLICT DO NOTHING`;
-    if (recorded.count === 0) return [];
-  }
   if (effect.conversation) {
     const { name, participants, membershipVersion } = effect.conversation;
     await tx`UPDATE conversations SET name = ${name}, participants = ${JSON.stringify(participants)}, membership_version = ${membershipVersion} WHERE id = ${current.id}`;

@@ -1,7 +1,7 @@
 import type { PlatformEvent } from '@switchboard/contracts';
 import type { CommandRecord, ConversationRecord, ConversationStore, NewEvent, PlatformEventsResult, PlatformEventView } from '../types.ts';
 import { command, conversation, heldVote, message, MESSAGE_COLUMNS, messageValues, poll, pollVote, UPSERT_MESSAGE_SET } from '../rules/rows.ts';
-import { appearedConversation, changesConversations, platformEventEffect, UnknownConversation, type HeldMessage, type InConversation } from '../rules/platform.ts';
+import { appearedConversation, changesConversations, identityOf, platformEventEffect, UnknownConversation, type HeldMessage, type InConversation } from '../rules/platform.ts';
 import { isMessageEvent, messageCursor, parseMessageCursor, type MessageEvent } from '../rules/messages.ts';
 import { sentPoll, voteEffect } from '../rules/polls.ts';
 import type { SqliteDb } from './transaction.ts';
@@ -115,14 +115,16 @@ function apply(db: SqliteDb, accountId: string, event: PlatformEvent, at: number
   const current = byExternalId(db, accountId, event.conversationExternalId);
   if (!current) throw new UnknownConversation(event.conversationExternalId);
   if (event.type === 'poll.voted') return applyVote(db, current, event, view);
-  const held = isMessageEvent(event) ? heldMessage(db, accountId, current.id, event) : undefined;
-  const effect = platformEventEffect(current, event, view, at, held);
-  if (effect.identity !== null) {
+  // A re-reported event (its identity recorded already) does nothing: nothing more is read for it.
+  const identity = identityOf(event);
+  if (identity !== null) {
     const { changes } = db.sql(
       'INSERT INTO platform_records (account_id, conversation_id, type, identity, recorded_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
-    ).run(accountId, current.id, event.type, effect.identity, at);
+    ).run(accountId, current.id, event.type, identity, at);
     if (Number(changes) === 0) return [];
   }
+  const held = isMessageEvent(event) ? heldMessage(db, accountId, current.id, event) : undefined;
+  const effect = platformEventEffect(current, event, view, at, held);
   if (effect.conversation) {
     const { name, participants, membershipVersion } = effect.conversation;
     db.sql('UPDATE conversations SET name = ?, participants = ?, membership_version = ? WHERE id = ?')
