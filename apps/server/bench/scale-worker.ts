@@ -1,7 +1,7 @@
 /**
- * One worker of bench/scale.ts: a slice of the accounts, each with a connector host that holds
- * its lease as the reference host does (connector.yaml, "Leases and fencing"), long-polls
- * dispatch and settles what it receives at once with its echo, and an SSE stream that notes when
+ * One worker of bench/scale.ts: a slice of the accounts, each with a connector host that keeps
+ * its lease as the reference host does (connector.yaml, "Leases and fencing": its dispatch polls
+ * renew it), settles what it receives at once with its echo, and an SSE stream that notes when
  * each command.settled arrives.
  */
 import { request, type ClientRequest } from 'node:http';
@@ -11,7 +11,7 @@ import type { BatchedSettlement, Lease } from '@switchboard/contracts';
 import type { Account } from './scale.ts';
 
 export interface WorkerTask { urls: string[]; accounts: Account[]; offset: number }
-export interface WorkerReport { settled: Array<[string, number]>; upkeep: number[]; leaseLosses: number; failures: number }
+export interface WorkerReport { settled: Array<[string, number]>; upkeep: number[]; leastLeft: number; renewals: number; leaseLosses: number; failures: number }
 
 /** What the reference host waits on a dispatch poll (apps/connector, SWITCHBOARD_DISPATCH_WAIT_MS). */
 const DISPATCH_WAIT_MS = 20_000;
@@ -19,23 +19,39 @@ const now = () => performance.timeOrigin + performance.now();
 
 class Tally {
   settled = new Map<string, number>();
+  /** How late each renewal came: an empty poll's answer past its wait, an explicit renewal's round trip. */
   upkeep: number[] = [];
+  /** The least time a lease had left, by its host's count, when a renewal came back. */
+  leastLeft = Infinity;
+  renewals = 0;
   leaseLosses = 0;
   failures = 0;
   reset(): void {
     this.settled.clear();
     this.upkeep = [];
+    this.leastLeft = Infinity;
+    this.renewals = 0;
     this.leaseLosses = 0;
     this.failures = 0;
   }
 }
 
-/** A host: the lease kept by renewing every third of its TTL, and one dispatch long-poll at a time. */
+/** A held lease and until when it lives at least, by the host's clock. */
+interface Held { lease: Lease; liveUntil: number; lost: AbortController }
+
+/** Keeps the lease as the reference host does: `at` is when a request that renewed it was sent. */
+function renewedAt(held: Held, tally: Tally, at: number): void {
+  tally.leastLeft = Math.min(tally.leastLeft, held.liveUntil - now());
+  held.liveUntil = Math.max(held.liveUntil, at + held.lease.ttlMs);
+}
+
+/** A host: one dispatch long-poll at a time, each renewing the lease; a renewal of its own only when polls did not. */
 async function host(url: string, account: Account, hostId: string, tally: Tally, ready: () => void): Promise<void> {
   const client = new ConnectorClient(url, account.connectorKey);
   const seen = new Set<string>();
   let first = true;
   for (;;) {
+    const sentAt = now();
     const acquired = await client.acquireLease({ hostId, osMajorVersion: 15, capabilities: [] }).catch(() => null);
     if (acquired?.status !== 200) {
       tally.failures++;
@@ -43,40 +59,53 @@ async function host(url: string, account: Account, hostId: string, tally: Tally,
       continue;
     }
     const lease = acquired.body as Lease;
+    const held: Held = { lease, liveUntil: sentAt + lease.ttlMs, lost: new AbortController() };
     if (first) ready();
     first = false;
-    const lost = new AbortController();
-    void keep(client, lease, tally, lost);
-    await poll(client, lease.epoch, seen, tally, lost.signal);
+    void keep(client, held, tally);
+    await poll(client, held, seen, tally);
+    held.lost.abort();
     tally.leaseLosses++;
   }
 }
 
-async function keep(client: ConnectorClient, lease: Lease, tally: Tally, lost: AbortController): Promise<void> {
-  while (!lost.signal.aborted) {
-    await sleep(lease.ttlMs / 3);
+async function keep(client: ConnectorClient, held: Held, tally: Tally): Promise<void> {
+  const margin = held.lease.ttlMs / 3;
+  while (!held.lost.signal.aborted) {
+    await sleep(Math.max(0, held.liveUntil - margin - now()), undefined, { signal: held.lost.signal }).catch(() => undefined);
+    if (held.lost.signal.aborted || held.liveUntil - now() > margin) continue;
+    tally.renewals++;
     const sentAt = now();
-    const answer = await client.renewLease(lease.epoch).catch(() => null);
-    if (answer?.status === 200) tally.upkeep.push(now() - sentAt);
-    else {
+    const answer = await client.renewLease(held.lease.epoch).catch(() => null);
+    if (answer?.status === 200) {
+      tally.upkeep.push(now() - sentAt);
+      renewedAt(held, tally, sentAt);
+    } else {
       if (answer === null || !isLeaseLost(answer)) tally.failures++;
-      lost.abort();
+      held.lost.abort();
     }
   }
 }
 
-async function poll(client: ConnectorClient, epoch: number, seen: Set<string>, tally: Tally, lost: AbortSignal): Promise<void> {
-  while (!lost.aborted) {
-    const answer = await client.dispatch(epoch, 20, [], DISPATCH_WAIT_MS, lost).catch(() => null);
-    if (lost.aborted) return;
+async function poll(client: ConnectorClient, held: Held, seen: Set<string>, tally: Tally): Promise<void> {
+  const { epoch, ttlMs } = held.lease;
+  const waitMs = Math.min(DISPATCH_WAIT_MS, Math.floor(ttlMs / 2));
+  while (!held.lost.signal.aborted) {
+    const sentAt = now();
+    const answer = await client.dispatch(epoch, 20, [], waitMs, held.lost.signal).catch(() => null);
+    if (held.lost.signal.aborted) return;
     if (answer === null || answer.status !== 200) {
       if (answer !== null && isLeaseLost(answer)) return;
       tally.failures++;
       await sleep(500);
       continue;
     }
-    const commands = answer.body.commands;
-    if (commands.length === 0) continue;
+    const { commands, renewedAfterMs } = answer.body;
+    if (renewedAfterMs !== undefined) renewedAt(held, tally, sentAt + renewedAfterMs);
+    if (commands.length === 0) {
+      tally.upkeep.push(Math.max(0, now() - sentAt - waitMs));
+      continue;
+    }
     const settlements: BatchedSettlement[] = commands.map((command) => {
       const address = command.target.kind === 'recipient' ? command.target.recipientExternalId : 'unknown';
       const externalId = `direct:${address}`;
@@ -126,11 +155,10 @@ export function runWorker(): void {
   let readiness: Promise<unknown> = Promise.resolve();
   process.on('message', (message: WorkerTask | { ask: 'ready' | 'measure' | 'report' }) => {
     if ('ask' in message) {
-      if (message.ask === 'ready') void readiness.then(() => process.send!({ settled: [], upkeep: [], leaseLosses: 0, failures: tally.failures } satisfies WorkerReport));
-      else if (message.ask === 'measure') {
-        tally.reset();
-        process.send!({ settled: [], upkeep: [], leaseLosses: 0, failures: 0 } satisfies WorkerReport);
-      } else process.send!({ settled: [...tally.settled], upkeep: tally.upkeep, leaseLosses: tally.leaseLosses, failures: tally.failures } satisfies WorkerReport);
+      if (message.ask === 'measure') tally.reset();
+      const report = (): WorkerReport => ({ settled: [...tally.settled], upkeep: tally.upkeep, leastLeft: tally.leastLeft, renewals: tally.renewals, leaseLosses: tally.leaseLosses, failures: tally.failures });
+      if (message.ask === 'ready') void readiness.then(() => process.send!(report()));
+      else process.send!(report());
       return;
     }
     const { urls, accounts, offset } = message;

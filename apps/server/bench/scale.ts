@@ -6,7 +6,9 @@
  * accounts are created in bulk through the store before the server starts.
  *
  * Per size it prints: idle server CPU and RSS, RSS under load, POST→202 p99, POST→command.settled
- * on the SSE stream p50/p99/max, and the hosts' lease upkeep p99, each with its target.
+ * on the SSE stream p50/p99/max, and the hosts' lease upkeep (how late each renewal came back:
+ * a poll's answer past its wait, or a renewal's round trip; the least time a lease had left when
+ * one did; the renewals hosts had to send beside their polls), with the targets.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -17,6 +19,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs, styleText } from 'node:util';
 import { cpuSeconds, paths, removeDataDir, startServer, type ServerProcess } from '@switchboard/testkit';
 import { dropTestDatabase, startEmbeddedPostgres, testDatabase, TEST_DATABASE_URL } from '@switchboard/testkit/postgres';
+import { printProfile, profileOf } from './cpu-profile.ts';
 import { runWorker, type WorkerReport, type WorkerTask } from './scale-worker.ts';
 import { openSqliteStore } from '../src/store/sqlite/store.ts';
 import { openPostgresStore } from '../src/store/postgres/store.ts';
@@ -39,6 +42,9 @@ Options:
   --rate <n>          commands a second during the load                   (default 200)
   --probe <kind>      spread (round-robin over every account), hot (one
                       account takes every command) or both                (default both)
+  --lease-ttl <ms>    the servers' SWITCHBOARD_LEASE_TTL_MS; hosts poll every half of it
+                                                                          (default the server's, 15000)
+  --profile           profile the server (--cpu-prof) and print where its idle time goes
   --help              this text
 
 Ten thousand accounts, as the targets are set (about 8 minutes):
@@ -54,14 +60,14 @@ Build first (npx -y pnpm@10.34.9 build): the bench runs the bundled server.`;
 const TARGET = { idleCpu: 10, idleRssMb: 500, postP99Ms: 10, settleP99Ms: 25 };
 const PER_WORKER = 2_500;
 
-interface Options { accounts: number[]; store: 'sqlite' | 'postgres'; replicas: number; idle: number; load: number; rate: number; probes: Array<'spread' | 'hot'> }
+interface Options { leaseTtlMs: string | undefined; profile: boolean; accounts: number[]; store: 'sqlite' | 'postgres'; replicas: number; idle: number; load: number; rate: number; probes: Array<'spread' | 'hot'> }
 
 function options(): Options {
   const { values } = parseArgs({
     options: {
       accounts: { type: 'string', default: '10,1000' }, store: { type: 'string', default: 'sqlite' }, replicas: { type: 'string', default: '1' },
       idle: { type: 'string', default: '30' }, load: { type: 'string', default: '30' }, rate: { type: 'string', default: '200' },
-      probe: { type: 'string', default: 'both' }, help: { type: 'boolean', default: false },
+      probe: { type: 'string', default: 'both' }, profile: { type: 'boolean', default: false }, 'lease-ttl': { type: 'string' }, help: { type: 'boolean', default: false },
     },
   });
   if (values.help) {
@@ -76,6 +82,8 @@ function options(): Options {
     idle: Number(values.idle),
     load: Number(values.load),
     rate: Number(values.rate),
+    profile: values.profile,
+    leaseTtlMs: values['lease-ttl'],
     probes: values.probe === 'both' ? ['spread', 'hot'] : [values.probe as 'spread' | 'hot'],
   };
 }
@@ -177,13 +185,63 @@ interface Row {
   probe: string;
   idleCpu: number;
   idleRss: number;
+  /** The same idle traffic answered by bare node:http (idle-floor-server.ts), in the same run. */
+  floorCpu: number;
+  floorRss: number;
   loadRss: number;
   postP99: number;
   settle: { p50: number; p99: number; max: number; missing: number };
   upkeepP99: number;
   upkeepMax: number;
+  /** The least time a lease had left, by its host's count, when a renewal came back. */
+  leastLeft: number;
+  /** Renewals hosts sent of their own, beside their polls. */
+  renewals: number;
   leaseLosses: number;
   failures: number;
+}
+
+const ttlEnv = (opts: Options): Record<string, string> => (opts.leaseTtlMs ? { SWITCHBOARD_LEASE_TTL_MS: opts.leaseTtlMs } : {});
+
+/** This machine's limit on a process's open files: each account holds two connections open on its server. */
+function openFileLimit(): number {
+  const line = readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'))!;
+  return Number(line.split(/\s{2,}/)[1]);
+}
+
+/** Hosts and streams for `accounts` against `urls`, in worker processes; resolves once every lease is held and every stream open. */
+async function startWorkers(urls: string[], accounts: Account[]): Promise<Worker[]> {
+  const workers: Worker[] = [];
+  for (let start = 0; start < accounts.length; start += PER_WORKER) {
+    workers.push(new Worker({ urls, accounts: accounts.slice(start, start + PER_WORKER), offset: start }));
+  }
+  await Promise.all(workers.map((w) => w.ask('ready')));
+  return workers;
+}
+
+/** The server CPU (% of a core) and RSS (MB) of `pids` over `seconds` of idle. */
+async function idleCost(pids: number[], seconds: number): Promise<{ cpu: number; rss: number; window: { start: number; end: number } }> {
+  const cpu0 = cpuSeconds(...pids);
+  const start = performance.now();
+  await sleep(seconds * 1000);
+  const end = performance.now();
+  const cpu = ((cpuSeconds(...pids) - cpu0) / ((end - start) / 1000)) * 100;
+  return { cpu, rss: pids.reduce((sum, pid) => sum + rssMb(pid), 0), window: { start, end } };
+}
+
+/** The floor's idle cost for as many hosts and streams: the same traffic on bare node:http. */
+async function floorIdle(opts: Options, accounts: Account[]): Promise<{ cpu: number; rss: number }> {
+  const floor = await startServer(ttlEnv(opts), undefined, join(import.meta.dirname, 'idle-floor-server.ts'));
+  let workers: Worker[] = [];
+  try {
+    workers = await startWorkers([floor.url], accounts);
+    await sleep(5_000);
+    return await idleCost([floor.child.pid!], opts.idle);
+  } finally {
+    for (const worker of workers) worker.child.kill('SIGKILL');
+    await floor.stop();
+    removeDataDir(floor.dataDir);
+  }
 }
 
 async function measureSize(opts: Options, count: number, storeEnv: () => Promise<Record<string, string>>): Promise<Row[]> {
@@ -196,28 +254,26 @@ async function measureSize(opts: Options, count: number, storeEnv: () => Promise
   const accounts = await createAccounts(store, count);
   await store.close();
   console.log(styleText('dim', `  ${count} accounts created in ${((performance.now() - creating) / 1000).toFixed(1)} s`));
+  const floor = await floorIdle(opts, accounts);
+  console.log(styleText('dim', `  the floor idles at ${floor.cpu.toFixed(1)} % of a core and ${floor.rss.toFixed(0)} MB`));
   const servers: ServerProcess[] = [];
   const workers: Worker[] = [];
+  const profileDir = opts.profile ? mkdtempSync(join(tmpdir(), 'switchboard-scale-profile-')) : null;
+  const profiling: Record<string, string> = profileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } : {};
+  let idleWindow = { start: 0, end: 0 };
   try {
     for (let r = 0; r < opts.replicas; r++) {
-      servers.push(await startServer({ SWITCHBOARD_RATE_LIMIT: '0', ...env }, dataDir, paths.serverDist, paths.cliDist));
-    }
-    const urls = servers.map((s) => s.url);
-    for (let start = 0; start < count; start += PER_WORKER) {
-      workers.push(new Worker({ urls, accounts: accounts.slice(start, start + PER_WORKER), offset: start }));
+      servers.push(await startServer({ SWITCHBOARD_RATE_LIMIT: '0', ...ttlEnv(opts), ...env, ...profiling }, dataDir, paths.serverDist, paths.cliDist));
     }
     const readying = performance.now();
-    await Promise.all(workers.map((w) => w.ask('ready')));
+    workers.push(...(await startWorkers(servers.map((s) => s.url), accounts)));
     console.log(styleText('dim', `  ${count} hosts hold their leases and ${count} streams are open (${((performance.now() - readying) / 1000).toFixed(1)} s)`));
     const pids = servers.map((s) => s.child.pid!);
     // Warm up (the server's code is compiled as it runs), then settle in: neither is idle cost.
     await offerLoad(servers, accounts, 5, opts.rate, (n) => n % count);
     await sleep(5_000);
-    const cpu0 = cpuSeconds(...pids);
-    const idleStarted = performance.now();
-    await sleep(opts.idle * 1000);
-    const idleCpu = ((cpuSeconds(...pids) - cpu0) / ((performance.now() - idleStarted) / 1000)) * 100;
-    const idleRss = pids.reduce((sum, pid) => sum + rssMb(pid), 0);
+    const idle = await idleCost(pids, opts.idle);
+    idleWindow = idle.window;
     const rows: Row[] = [];
     for (const probe of opts.probes) {
       await Promise.all(workers.map((w) => w.ask('measure')));
@@ -238,10 +294,12 @@ async function measureSize(opts: Options, count: number, storeEnv: () => Promise
       latencies.sort((a, b) => a - b);
       const upkeep = reports.flatMap((r) => r.upkeep).sort((a, b) => a - b);
       rows.push({
-        accounts: count, probe, idleCpu, idleRss, loadRss,
+        accounts: count, probe, idleCpu: idle.cpu, idleRss: idle.rss, floorCpu: floor.cpu, floorRss: floor.rss, loadRss,
         postP99: percentile(load.latencies, 99),
         settle: { p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies.at(-1) ?? Number.NaN, missing },
         upkeepP99: percentile(upkeep, 99), upkeepMax: upkeep.at(-1) ?? Number.NaN,
+        leastLeft: Math.min(...reports.map((r) => r.leastLeft)),
+        renewals: reports.reduce((sum, r) => sum + r.renewals, 0),
         leaseLosses: reports.reduce((sum, r) => sum + r.leaseLosses, 0),
         failures: load.failures + reports.reduce((sum, r) => sum + r.failures, 0),
       });
@@ -250,6 +308,10 @@ async function measureSize(opts: Options, count: number, storeEnv: () => Promise
   } finally {
     for (const worker of workers) worker.child.kill('SIGKILL');
     await Promise.all(servers.map((s) => s.stop()));
+    if (profileDir && servers[0]) {
+      console.log(styleText('bold', `\nWhere the first server's idle time went, ${count} accounts`));
+      printProfile(profileOf(profileDir, servers[0].child.pid!), paths.serverDist, { ...idleWindow, exitedAt: performance.now() }, 25);
+    }
     removeDataDir(dataDir);
     if (env.SWITCHBOARD_DATABASE_URL) await dropTestDatabase(env.SWITCHBOARD_DATABASE_URL);
   }
@@ -259,8 +321,8 @@ const verdict = (met: boolean) => (met ? styleText('green', 'met') : styleText('
 const f = (n: number, digits = 1) => (Number.isNaN(n) ? '-' : n.toFixed(digits));
 
 function print(opts: Options, rows: Row[]): void {
-  const header = ['accounts', 'probe', 'idle CPU %', 'idle RSS MB', 'load RSS MB', 'POST→202 p99 ms', 'settle p50/p99/max ms', 'lease upkeep p99/max ms', 'lease losses', 'failures'];
-  const lines = rows.map((r) => [String(r.accounts), r.probe, f(r.idleCpu), f(r.idleRss, 0), f(r.loadRss, 0), f(r.postP99), `${f(r.settle.p50)} / ${f(r.settle.p99)} / ${f(r.settle.max, 0)}${r.settle.missing ? ` (${r.settle.missing} missing)` : ''}`, `${f(r.upkeepP99)} / ${f(r.upkeepMax, 0)}`, String(r.leaseLosses), String(r.failures)]);
+  const header = ['accounts', 'probe', 'idle CPU % (floor)', 'idle RSS MB (floor)', 'load RSS MB', 'POST→202 p99 ms', 'settle p50/p99/max ms', 'lease upkeep p99/max ms', 'least lease left s', 'own renewals', 'lease losses', 'failures'];
+  const lines = rows.map((r) => [String(r.accounts), r.probe, `${f(r.idleCpu)} (${f(r.floorCpu)})`, `${f(r.idleRss, 0)} (${f(r.floorRss, 0)})`, f(r.loadRss, 0), f(r.postP99), `${f(r.settle.p50)} / ${f(r.settle.p99)} / ${f(r.settle.max, 0)}${r.settle.missing ? ` (${r.settle.missing} missing)` : ''}`, `${f(r.upkeepP99)} / ${f(r.upkeepMax, 0)}`, f(r.leastLeft / 1000), String(r.renewals), String(r.leaseLosses), String(r.failures)]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   console.log();
   console.log(`${opts.store}${opts.store === 'postgres' ? `, ${opts.replicas} replica(s)` : ''}, ${opts.rate} message.send/s, ${opts.idle} s idle, ${opts.load} s load`);
@@ -277,7 +339,7 @@ function print(opts: Options, rows: Row[]): void {
 
 async function main(): Promise<void> {
   const opts = options();
-  let embedded: { url: string; stop(): Promise<void> } | null = null;
+  let embedded = null as { url: string; stop(): Promise<void> } | null;
   const storeEnv = async (): Promise<Record<string, string>> => {
     if (opts.store === 'sqlite') return {};
     if (!process.env[TEST_DATABASE_URL]) {
@@ -287,6 +349,13 @@ async function main(): Promise<void> {
     return { SWITCHBOARD_DATABASE_URL: await testDatabase(`scale-${Date.now()}`) };
   };
   const rows: Row[] = [];
+  const limit = openFileLimit();
+  const most = opts.replicas * Math.floor((limit - 100) / 2);
+  const over = opts.accounts.filter((count) => count > most);
+  if (over.length > 0) {
+    console.error(`${over.join(', ')} accounts need more open files than this machine allows a process (${limit}, \`ulimit -n\`): at most ${most} on ${opts.replicas} server(s).`);
+    process.exit(2);
+  }
   try {
     for (const count of opts.accounts) {
       console.log(styleText('bold', `${count} accounts`));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { headers, postCommand, readyAccount, startTestServer, TestHost, type TestServer } from './helpers.ts';
+import { headers, ManualClock, postCommand, readyAccount, startTestServer, TestHost, type TestServer } from './helpers.ts';
 import type { PlatformEvent } from '@switchboard/contracts';
 
 let server: TestServer;
@@ -38,6 +38,67 @@ describe('dispatch: delivery is confirmed by the host', () => {
     const answer = await a.host.call('dispatch', { epoch: a.host.epoch, waitMs: 0 });
     expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({ error: 'invalid_request' });
+  });
+});
+
+describe('a dispatch poll renews the lease', () => {
+  const TTL = 15_000;
+  const sendTo = (url: string, apiKey: string) => postCommand(url, apiKey, 'message.send', { target: { kind: 'recipient', recipientExternalId: '+14155550123' }, payload: { text: 'hi' } });
+
+  it('once a tenth of the TTL has passed, and says when: a host that only polls keeps its lease', async () => {
+    const clock = new ManualClock();
+    const s = await startTestServer({ leaseTtlMs: TTL }, clock);
+    try {
+      const account = await s.account();
+      const host = await new TestHost(s.url, account.connectorKey).lease();
+      const poll = async () => (await host.call('dispatch', { epoch: host.epoch, holding: [], waitMs: 0 })).body;
+      // A tenth of the TTL since the lease: not renewed; the last renewal (the lease) was 1.5 s before the poll.
+      clock.advance(1_500);
+      expect(await poll()).toEqual({ commands: [], renewedAfterMs: -1_500 });
+      clock.advance(4_500);
+      expect(await poll()).toEqual({ commands: [], renewedAfterMs: 0 });
+      // Live until 6 s + TTL, not a moment longer, with no renewal of its own.
+      clock.advance(TTL - 1);
+      expect((await sendTo(s.url, account.apiKey)).status).toBe(202);
+      expect((await poll()).renewedAfterMs).toBe(0);
+      clock.advance(TTL);
+      expect((await sendTo(s.url, account.apiKey)).status).toBe(503);
+      expect((await host.call('dispatch', { epoch: host.epoch, holding: [], waitMs: 0 })).body).toMatchObject({ error: 'lease_lost' });
+    } finally {
+      await s.stopAndClean();
+    }
+  });
+
+  it('a long poll renews the lease just before it answers', async () => {
+    const s = await startTestServer({ leaseTtlMs: 3_000 });
+    try {
+      const account = await s.account();
+      const host = await new TestHost(s.url, account.connectorKey).lease();
+      // Polls of half the TTL, back to back, for two TTLs: the lease never lapses.
+      for (const started = Date.now(); Date.now() - started < 6_000;) {
+        const answer = await host.call('dispatch', { epoch: host.epoch, holding: [], waitMs: 1_500 });
+        expect(answer.status).toBe(200);
+        expect(answer.body.renewedAfterMs).toBeGreaterThanOrEqual(1_500);
+      }
+      expect((await sendTo(s.url, account.apiKey)).status).toBe(202);
+    } finally {
+      await s.stopAndClean();
+    }
+  }, 20_000);
+
+  it('a poll of an epoch that is not live renews nothing', async () => {
+    const clock = new ManualClock();
+    const s = await startTestServer({ leaseTtlMs: TTL }, clock);
+    try {
+      const account = await s.account();
+      const host = await new TestHost(s.url, account.connectorKey).lease();
+      clock.advance(10_000);
+      expect((await host.call('dispatch', { epoch: host.epoch + 1, holding: [], waitMs: 0 })).status).toBe(409);
+      clock.advance(TTL - 10_000);
+      expect((await sendTo(s.url, account.apiKey)).status).toBe(503);
+    } finally {
+      await s.stopAndClean();
+    }
   });
 });
 

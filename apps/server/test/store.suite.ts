@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { createIdSource } from '../src/ids.ts';
 import type { PlatformEvent } from '@switchboard/contracts';
 import { webhookStoreSuite } from './webhook-store.suite.ts';
-import { StoreError, type NewCommand, type SettleResult, type Settlement, type Store } from '../src/store/types.ts';
+import { StoreError, type Dispatched, type NewCommand, type SettleResult, type Settlement, type Store } from '../src/store/types.ts';
 
 const newId = createIdSource().next;
 
@@ -44,6 +44,10 @@ function orderedId(): string {
   return `01900000-0000-7000-8000-${(++sequence).toString(16).padStart(12, '0')}`;
 }
 const HOUR = 3_600_000;
+/** The lease TTL of the suite's leases, which a dispatch renews them by. */
+const TTL = 15_000;
+/** What a dispatch handed out: its commands, or null when the epoch was not live. */
+const handed = async (read: Promise<Dispatched | null>) => (await read)?.commands ?? null;
 const hash = (text: string) => createHash('sha256').update(text).digest();
 
 /**
@@ -92,7 +96,7 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
       };
     }
 
-    async function lease(accountId: string, hostId = 'host-a', now = T0, ttlMs = 15_000) {
+    async function lease(accountId: string, hostId = 'host-a', now = T0, ttlMs = TTL) {
       const result = await store.acquireLease({ accountId, hostId, osMajorVersion: 15, capabilities: [] }, now, ttlMs);
       if (!result.ok) throw new Error(`lease held by ${result.error.holder.hostId}`);
       return result.value;
@@ -374,7 +378,7 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         const { pollId, plainId } = await sentPoll(a.id);
         await reportVotes(a.id, [vote('a@example.com', 0, T0 + 6)]);
         const l = await lease(a.id, 'host-a', T0 + 7, 600_000);
-        await store.dispatchCommands(a.id, l.epoch, 100, [], T0 + 7);
+        await handed(store.dispatchCommands(a.id, l.epoch, 100, [], T0 + 7, TTL));
         expect(outcome(await store.settleCommand(settlement(a.id, pollId, l.epoch, { at: T0 + 7 })))).toBe('settled');
         expect(await store.getPoll(a.id, pollId)).toMatchObject({ votes: [expect.objectContaining({ voterExternalId: 'a@example.com' })] });
         expect(await store.purgeCommands(T0 + 8, 100)).toBe(1);
@@ -585,13 +589,13 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         const l = await lease(a.id);
         const queue = await queued(a.id, 5);
         await store.acceptCommand(newCommand(b.id), 0);
-        const first = await store.dispatchCommands(a.id, l.epoch, 2, [], T0);
+        const first = await handed(store.dispatchCommands(a.id, l.epoch, 2, [], T0, TTL));
         expect(ids(first)).toEqual(queue.slice(0, 2));
         expect(first!.every((c) => c.dispatchEpoch === l.epoch)).toBe(true);
         expect((await store.getCommand(a.id, queue[0]!))!.dispatchEpoch).toBe(l.epoch);
-        const rest = await store.dispatchCommands(a.id, l.epoch, 10, queue.slice(0, 2), T0);
+        const rest = await handed(store.dispatchCommands(a.id, l.epoch, 10, queue.slice(0, 2), T0, TTL));
         expect(ids(rest)).toEqual(queue.slice(2));
-        expect(await store.dispatchCommands(a.id, l.epoch, 10, queue, T0)).toEqual([]);
+        expect(await handed(store.dispatchCommands(a.id, l.epoch, 10, queue, T0, TTL))).toEqual([]);
         // Dispatch is internal: the status stays queued.
         expect((await store.getCommand(a.id, queue[0]!))!.status).toBe('queued');
       });
@@ -600,44 +604,58 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         const a = await account();
         const l = await lease(a.id);
         const queue = await queued(a.id, 3);
-        expect(ids(await store.dispatchCommands(a.id, l.epoch, 10, [], T0))).toEqual(queue);
+        expect(ids(await handed(store.dispatchCommands(a.id, l.epoch, 10, [], T0, TTL)))).toEqual(queue);
         // The answer was lost (a crash, a closed connection): the host's next poll holds only the middle one.
-        expect(ids(await store.dispatchCommands(a.id, l.epoch, 10, [queue[1]!], T0))).toEqual([queue[0], queue[2]]);
+        expect(ids(await handed(store.dispatchCommands(a.id, l.epoch, 10, [queue[1]!], T0, TTL)))).toEqual([queue[0], queue[2]]);
         // A settled command is never handed out again, held or not.
         expect(outcome(await store.settleCommand(settlement(a.id, queue[0]!, l.epoch)))).toBe('settled');
-        expect(ids(await store.dispatchCommands(a.id, l.epoch, 10, [queue[1]!], T0))).toEqual([queue[2]]);
+        expect(ids(await handed(store.dispatchCommands(a.id, l.epoch, 10, [queue[1]!], T0, TTL)))).toEqual([queue[2]]);
       });
 
       it('an epoch that is not the live lease gets nothing and marks nothing', async () => {
         const a = await account();
         const queue = await queued(a.id, 1);
-        expect(await store.dispatchCommands(a.id, 1, 10, [], T0)).toBeNull();
+        expect(await handed(store.dispatchCommands(a.id, 1, 10, [], T0, TTL))).toBeNull();
         const l = await lease(a.id);
-        expect(await store.dispatchCommands(a.id, l.epoch + 1, 10, [], T0)).toBeNull();
-        expect(await store.dispatchCommands(a.id, l.epoch, 10, [], l.expiresAt)).toBeNull();
+        expect(await handed(store.dispatchCommands(a.id, l.epoch + 1, 10, [], T0, TTL))).toBeNull();
+        expect(await handed(store.dispatchCommands(a.id, l.epoch, 10, [], l.expiresAt, TTL))).toBeNull();
         expect((await store.getCommand(a.id, queue[0]!))!.dispatchEpoch).toBeNull();
+      });
+
+      it('a dispatch renews the live lease once a tenth of its TTL has passed, and only the live one', async () => {
+        const a = await account();
+        const l = await lease(a.id);
+        // Renewed a tenth of the TTL ago, not longer: nothing written.
+        expect(await store.dispatchCommands(a.id, l.epoch, 10, [], T0 + 1_500, TTL)).toEqual({ commands: [], leaseExpiresAt: T0 + TTL });
+        expect((await store.liveLease(a.id, T0 + 1_500))?.expiresAt).toBe(T0 + TTL);
+        expect(await store.dispatchCommands(a.id, l.epoch, 10, [], T0 + 10_000, TTL)).toEqual({ commands: [], leaseExpiresAt: T0 + 10_000 + TTL });
+        expect((await store.liveLease(a.id, T0 + 20_000))?.expiresAt).toBe(T0 + 10_000 + TTL);
+        expect(await handed(store.dispatchCommands(a.id, l.epoch + 1, 10, [], T0 + 11_000, TTL))).toBeNull();
+        expect((await store.liveLease(a.id, T0 + 20_000))?.expiresAt).toBe(T0 + 10_000 + TTL);
+        expect(await handed(store.dispatchCommands(a.id, l.epoch, 10, [], T0 + 10_000 + TTL, TTL))).toBeNull();
+        expect(await store.liveLease(a.id, T0 + 10_000 + TTL)).toBeNull();
       });
 
       it('redispatches unsettled commands to a higher epoch, never to a lower one', async () => {
         const a = await account();
         const [one, two] = await queued(a.id, 2);
         const l1 = await lease(a.id);
-        await store.dispatchCommands(a.id, l1.epoch, 10, [], T0);
+        await handed(store.dispatchCommands(a.id, l1.epoch, 10, [], T0, TTL));
         expect(outcome(await store.settleCommand(settlement(a.id, one!, l1.epoch)))).toBe('settled');
         const l2 = await lease(a.id, 'host-b', T0 + 20_000);
         expect(l2.epoch).toBeGreaterThan(l1.epoch);
-        const again = await store.dispatchCommands(a.id, l2.epoch, 10, [two!], T0 + 20_000);
+        const again = await handed(store.dispatchCommands(a.id, l2.epoch, 10, [two!], T0 + 20_000, TTL));
         expect(ids(again)).toEqual([two]);
         expect(again![0]!.dispatchEpoch).toBe(l2.epoch);
-        expect(await store.dispatchCommands(a.id, l2.epoch, 10, [two!], T0 + 20_000)).toEqual([]);
-        expect(await store.dispatchCommands(a.id, l1.epoch, 10, [], T0 + 20_000)).toBeNull();
+        expect(await handed(store.dispatchCommands(a.id, l2.epoch, 10, [two!], T0 + 20_000, TTL))).toEqual([]);
+        expect(await handed(store.dispatchCommands(a.id, l1.epoch, 10, [], T0 + 20_000, TTL))).toBeNull();
       });
 
       it('concurrent polls of one epoch that hold nothing each get the oldest: what a host does not hold is not known to have arrived', async () => {
         const a = await account();
         const l = await lease(a.id);
         const queue = await queued(a.id, 12);
-        const batches = await Promise.all(Array.from({ length: 3 }, () => store.dispatchCommands(a.id, l.epoch, 5, [], T0)));
+        const batches = await Promise.all(Array.from({ length: 3 }, () => handed(store.dispatchCommands(a.id, l.epoch, 5, [], T0, TTL))));
         if (hooks.groupCommit) {
           for (const batch of batches) expect(ids(batch)).toEqual(queue.slice(0, 5));
         } else {
@@ -646,7 +664,7 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
           expect(new Set(batches.flatMap(ids))).toEqual(new Set(queue.slice(0, new Set(batches.flatMap(ids)).size)));
           expect(batches.flatMap(ids)).toEqual(expect.arrayContaining(queue.slice(0, 5)));
         }
-        expect(ids(await store.dispatchCommands(a.id, l.epoch, 20, queue.slice(0, 5), T0))).toEqual(queue.slice(5));
+        expect(ids(await handed(store.dispatchCommands(a.id, l.epoch, 20, queue.slice(0, 5), T0, TTL)))).toEqual(queue.slice(5));
       });
     });
 
@@ -655,7 +673,7 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         const l = await lease(accountId);
         const c = newCommand(accountId);
         await store.acceptCommand(c, 0);
-        await store.dispatchCommands(accountId, l.epoch, 10, [], T0);
+        await handed(store.dispatchCommands(accountId, l.epoch, 10, [], T0, TTL));
         return { lease: l, command: c };
       }
 
@@ -683,7 +701,7 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         expect(await store.settleCommand(settlement(a.id, c.id, l.epoch))).toEqual({ ok: false, error: { reason: 'lease_lost' } });
         expect(await store.readEvents(a.id, 0, 10)).toEqual([]);
         expect((await store.getCommand(a.id, c.id))!.status).toBe('queued');
-        await store.dispatchCommands(a.id, l2.epoch, 10, [], T0 + 100);
+        await handed(store.dispatchCommands(a.id, l2.epoch, 10, [], T0 + 100, TTL));
         expect(outcome(await store.settleCommand(settlement(a.id, c.id, l2.epoch)))).toBe('settled');
       });
 
@@ -698,7 +716,7 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         const l2 = await lease(a.id, 'host-a', T0 + 100);
         expect(await store.settleCommand(settlement(a.id, c.id, l2.epoch))).toEqual({ ok: false, error: { reason: 'not_dispatched' } });
         expect(await store.readEvents(a.id, 0, 10)).toEqual([]);
-        await store.dispatchCommands(a.id, l2.epoch, 10, [], T0 + 100);
+        await handed(store.dispatchCommands(a.id, l2.epoch, 10, [], T0 + 100, TTL));
         expect(outcome(await store.settleCommand(settlement(a.id, undispatched.id, l2.epoch)))).toBe('settled');
       });
 
@@ -743,7 +761,7 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         await store.acceptCommand(failed, 0);
         await store.acceptCommand(succeeded, 0);
         expect(await store.getCommand(a.id, failed.id)).toMatchObject({ errorMessage: null, errorPath: null });
-        await store.dispatchCommands(a.id, l.epoch, 10, [], T0);
+        await handed(store.dispatchCommands(a.id, l.epoch, 10, [], T0, TTL));
         const why = { errorMessage: 'Unrecognized key: "txt"', errorPath: '/payload/txt' };
         const result = await store.settleCommand(settlement(a.id, failed.id, l.epoch, { status: 'failed', errorCode: 'payload_invalid', ...why }));
         expect(result).toMatchObject({ ok: true, value: { command: why } });
@@ -760,7 +778,7 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         await report(a.id, [appeared('chat-batch')]);
         const [c1, c2, c3] = [newCommand(a.id), newCommand(a.id), newCommand(a.id)];
         for (const c of [c1, c2, c3]) await store.acceptCommand(c, 0);
-        await store.dispatchCommands(a.id, l.epoch, 10, [], T0);
+        await handed(store.dispatchCommands(a.id, l.epoch, 10, [], T0, TTL));
         const after = await store.newestEventId(a.id);
         const withEvents = (commandId: string, events: PlatformEvent[]) => ({
           ...settlement(a.id, commandId, l.epoch),
@@ -935,7 +953,7 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         await store.acceptCommand(c, at - 48 * HOUR);
         if (settleAfter === null) return c.id;
         const l = await lease(accountId, 'host-a', at + settleAfter, 600_000);
-        await store.dispatchCommands(accountId, l.epoch, 100, [], at + settleAfter);
+        await handed(store.dispatchCommands(accountId, l.epoch, 100, [], at + settleAfter, TTL));
         const settled = await store.settleCommand(settlement(accountId, c.id, l.epoch, { at: at + settleAfter }));
         expect(outcome(settled)).toBe('settled');
         return c.id;
@@ -1058,7 +1076,7 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         }
         const got: string[] = [];
         for (let turn = 0; ; turn++) {
-          const batch = await (turn % 2 ? other : store).dispatchCommands(a.id, l.epoch, 3, got, T0);
+          const batch = await handed((turn % 2 ? other : store).dispatchCommands(a.id, l.epoch, 3, got, T0, TTL));
           if (batch!.length === 0) break;
           got.push(...batch!.map((c) => c.id));
         }
@@ -1071,7 +1089,7 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         const l = await lease(a.id);
         const c = newCommand(a.id);
         await store.acceptCommand(c, 0);
-        await store.dispatchCommands(a.id, l.epoch, 10, [], T0);
+        await handed(store.dispatchCommands(a.id, l.epoch, 10, [], T0, TTL));
         const results = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? other : store).settleCommand(settlement(a.id, c.id, l.epoch))));
         expect(results.filter((r) => outcome(r) === 'settled')).toHaveLength(1);
         expect(await other.readEvents(a.id, 0, 10)).toHaveLength(1);
@@ -1083,10 +1101,10 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         const first = await lease(a.id, 'h1', T0, 1_000);
         const c = newCommand(a.id);
         await store.acceptCommand(c, 0);
-        expect(await other.dispatchCommands(a.id, first.epoch, 10, [], T0)).toHaveLength(1);
+        expect(await handed(other.dispatchCommands(a.id, first.epoch, 10, [], T0, 1_000))).toHaveLength(1);
         const second = await other.acquireLease({ accountId: a.id, hostId: 'h2', osMajorVersion: 15, capabilities: [] }, T0 + 1_001, 1_000);
         expect(second.ok).toBe(true);
-        expect(await store.dispatchCommands(a.id, first.epoch, 10, [], T0 + 1_002)).toBeNull();
+        expect(await handed(store.dispatchCommands(a.id, first.epoch, 10, [], T0 + 1_002, TTL))).toBeNull();
         expect(outcome(await store.settleCommand(settlement(a.id, c.id, first.epoch, { at: T0 + 1_002 })))).toBe('lease_lost');
       });
 
@@ -1251,7 +1269,7 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         for (let i = 0; i < 2; i++) expect((await other.getConversation(a.id, conv.id))?.name).toBe('before');
         await report(a.id, [{ type: 'group.renamed', conversationExternalId: 'g', name: 'after' }], T0 + 5);
         // As a woken poll reads its commands' conversations: right after the dispatch, in its turn.
-        const name = await other.dispatchCommands(a.id, l.epoch, 10, [], T0 + 6).then(() => other.getConversation(a.id, conv.id)).then((c) => c?.name);
+        const name = await handed(other.dispatchCommands(a.id, l.epoch, 10, [], T0 + 6, TTL)).then(() => other.getConversation(a.id, conv.id)).then((c) => c?.name);
         expect(name).toBe('after');
       });
 
@@ -1269,7 +1287,7 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         const a = await account();
         const l = await lease(a.id);
         for (let i = 0; i < 10; i++) await store.acceptCommand(newCommand(a.id), 0);
-        for (const c of (await store.dispatchCommands(a.id, l.epoch, 100, [], T0))!) await store.settleCommand(settlement(a.id, c.id, l.epoch));
+        for (const c of (await handed(store.dispatchCommands(a.id, l.epoch, 100, [], T0, TTL)))!) await store.settleCommand(settlement(a.id, c.id, l.epoch));
         for (let i = 0; i < 10; i++) await store.putAttachment({ id: `att-${i}`, accountId: a.id, fileName: 'f', mimeType: 'text/plain', bytes: new Uint8Array([i]), createdAt: T0 });
         const commands = await Promise.all(replicas.map((r) => r.purgeCommands(T0 + HOUR, 100)));
         const attachments = await Promise.all(replicas.map((r) => r.purgeAttachments(T0 + 1, 100)));
@@ -1392,10 +1410,10 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         const first = newCommand(a.id);
         const second = newCommand(a.id, { idempotencyKey: `key-${newId()}` });
         const accepted = [store.acceptCommand(first, 0), store.acceptCommand(second, 0)];
-        const handed = store.dispatchCommands(a.id, l.epoch, 10, [], T0);
+        const poll = handed(store.dispatchCommands(a.id, l.epoch, 10, [], T0, TTL));
         await Promise.all(accepted);
-        const firstPoll = (await handed)!.map((c) => c.id);
-        const secondPoll = (await store.dispatchCommands(a.id, l.epoch, 10, firstPoll, T0))!.map((c) => c.id);
+        const firstPoll = (await poll)!.map((c) => c.id);
+        const secondPoll = (await handed(store.dispatchCommands(a.id, l.epoch, 10, firstPoll, T0, TTL)))!.map((c) => c.id);
         expect([...firstPoll, ...secondPoll]).toEqual([first.id, second.id]);
       });
 
@@ -1404,7 +1422,7 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         const l = await lease(a.id);
         const c = newCommand(a.id);
         await store.acceptCommand(c, 0);
-        await store.dispatchCommands(a.id, l.epoch, 10, [], T0);
+        await handed(store.dispatchCommands(a.id, l.epoch, 10, [], T0, TTL));
         const neighbour = store.appendEvents(a.id, [{ type: 'neighbour', time: T0, data: null }]);
         // eventData runs after the command row and its history were written: both must be undone.
         const broken = store.settleCommand(settlement(a.id, c.id, l.epoch, { eventData: () => { throw new Error('boom'); } }));

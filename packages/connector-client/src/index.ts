@@ -86,7 +86,8 @@ export class ConnectorClient {
     return this.post('/v1/connector/lease/release', { epoch });
   }
 
-  dispatch(epoch: number, max: number | undefined, holding: string[], waitMs: number, signal?: AbortSignal): Promise<Answer<{ commands: DispatchedCommand[] }>> {
+  /** A poll's answer; `renewedAfterMs` is missing from a server older than poll renewals. */
+  dispatch(epoch: number, max: number | undefined, holding: string[], waitMs: number, signal?: AbortSignal): Promise<Answer<{ commands: DispatchedCommand[]; renewedAfterMs?: number }>> {
     return this.post('/v1/connector/dispatch', { epoch, ...(max === undefined ? {} : { max }), holding, waitMs }, signal);
   }
 

@@ -138,12 +138,15 @@ export class ConnectorHost {
     const { client, maxInFlight, dispatchWaitMs } = this.options;
     const { epoch } = session.lease;
     const signal = session.polling.signal;
+    // Each poll renews the lease: answered within half its TTL, the next one renews it in time.
+    const waitMs = Math.min(dispatchWaitMs, Math.floor(session.lease.ttlMs / 2));
     for (let failures = 0; !signal.aborted;) {
       await this.lanes.below(maxInFlight);
       if (signal.aborted) break;
       let answer;
+      const sentAt = this.keeper.now();
       try {
-        answer = await client.dispatch(epoch, maxInFlight - this.lanes.outstanding, [...session.holding].slice(-MAX_HOLDING), dispatchWaitMs, signal);
+        answer = await client.dispatch(epoch, maxInFlight - this.lanes.outstanding, [...session.holding].slice(-MAX_HOLDING), waitMs, signal);
       } catch (error) {
         if (signal.aborted) break;
         this.log.warn({ err: error, epoch }, 'dispatch poll failed; retrying');
@@ -160,6 +163,8 @@ export class ConnectorHost {
         continue;
       }
       failures = 0;
+      // A server older than poll renewals sends no renewedAfterMs: the keeper renews on its own.
+      if (typeof answer.body.renewedAfterMs === 'number') this.keeper.renewedByPoll(epoch, sentAt, answer.body.renewedAfterMs);
       const accepted = answer.body.commands.filter((raw) => this.accept(session, raw)).length;
       // Only commands it already holds (past what a poll can list): wait, or this would be a busy loop.
       if (answer.body.commands.length > 0 && accepted === 0) await sleep(1_000, signal);

@@ -82,3 +82,47 @@ describe('LeaseKeeper: another process with the same host id', () => {
     await expect(running).resolves.toBeUndefined();
   });
 });
+
+describe('LeaseKeeper: polls that renew the lease', () => {
+  const renewed = (epoch: number): Answer => ({ status: 200, body: { accountId: 'a', hostId: 'mac-mini-1', epoch, ttlMs: 300, expiresAt: new Date().toISOString() } });
+
+  test('a host whose polls renew its lease sends no renewal of its own; once they stop, it renews before a third of the TTL is left', { timeout: 5_000 }, async () => {
+    const renewals: number[] = [];
+    const { keeper } = keeperAgainst(async (epoch) => {
+      renewals.push(Date.now());
+      return renewed(epoch);
+    });
+    let polling: NodeJS.Timeout | undefined;
+    void keeper.run((lease) => {
+      // A poll answered every 100 ms (a third of the TTL), renewed just before its answer.
+      polling = setInterval(() => keeper.renewedByPoll(lease.epoch, keeper.now() - 100, 100), 100);
+    });
+    await new Promise((r) => setTimeout(r, 900));
+    expect(renewals).toEqual([]);
+    clearInterval(polling);
+    const stopped = Date.now();
+    await new Promise((r) => setTimeout(r, 400));
+    await keeper.stop();
+    expect(renewals.length).toBeGreaterThan(0);
+    // The last poll's renewal lives 300 ms: the keeper renews when 100 ms of it are left.
+    expect(renewals[0]! - stopped).toBeLessThan(250);
+  });
+
+  test('a poll of an earlier epoch renews nothing', { timeout: 5_000 }, async () => {
+    const renewals: number[] = [];
+    const { keeper } = keeperAgainst(async (epoch) => {
+      renewals.push(Date.now());
+      return renewed(epoch);
+    });
+    let polling: NodeJS.Timeout | undefined;
+    const started = Date.now();
+    void keeper.run((lease) => {
+      polling = setInterval(() => keeper.renewedByPoll(lease.epoch - 1, keeper.now(), 0), 20);
+    });
+    await new Promise((r) => setTimeout(r, 500));
+    clearInterval(polling);
+    await keeper.stop();
+    // Renewed on its own, two thirds of the TTL after the lease: the earlier epoch's polls did not count.
+    expect(renewals[0]! - started).toBeLessThan(300);
+  });
+});

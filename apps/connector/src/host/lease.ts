@@ -70,10 +70,12 @@ export function heldRetryDelay(untilExpiryMs: number, attempt: number, maxMs: nu
  */
 export class LeaseKeeper {
   private readonly options: LeaseKeeperOptions;
-  private readonly now: () => number;
+  /** The keeper's clock: when a poll was sent, for `renewedByPoll`. */
+  readonly now: () => number;
   private readonly random: () => number;
   private readonly stopping = new AbortController();
-  private held: { lease: Lease; lost: AbortController } | null = null;
+  /** The lease held, and until when it lives at least by this host's clock. */
+  private held: { lease: Lease; lost: AbortController; liveUntil: number } | null = null;
   private running: Promise<void> | null = null;
 
   constructor(options: LeaseKeeperOptions) {
@@ -97,6 +99,16 @@ export class LeaseKeeper {
     if (this.held?.lease.epoch === epoch) this.held.lost.abort();
   }
 
+  /**
+   * A dispatch poll of `epoch`, sent at `sentAt` (by `now`), was answered: its server renewed the
+   * lease `renewedAfterMs` after the poll arrived, so it lives at least that much longer than a
+   * renewal sent at `sentAt` would make it (connector.yaml, "Leases and fencing").
+   */
+  renewedByPoll(epoch: number, sentAt: number, renewedAfterMs: number): void {
+    const held = this.held;
+    if (held?.lease.epoch === epoch) held.liveUntil = Math.max(held.liveUntil, sentAt + renewedAfterMs + held.lease.ttlMs);
+  }
+
   /** Stops holding: releases a held lease (its commands go to the next holder) and ends run(). */
   async stop(): Promise<void> {
     this.stopping.abort();
@@ -111,10 +123,10 @@ export class LeaseKeeper {
       if (!acquired) break;
       const { lease } = acquired;
       const ended = new AbortController();
-      this.held = { lease, lost: new AbortController() };
+      this.held = { lease, lost: new AbortController(), liveUntil: acquired.sentAt + lease.ttlMs };
       log.info({ accountId: lease.accountId, epoch: lease.epoch, ttlMs: lease.ttlMs, expiresAt: lease.expiresAt }, 'lease acquired');
       onLease(lease, ended.signal);
-      const end = await this.hold(lease, acquired.sentAt, this.held.lost.signal, stop);
+      const end = await this.hold(this.held, stop);
       this.held = null;
       ended.abort(end);
       if (end === 'stopped') {
@@ -158,25 +170,35 @@ export class LeaseKeeper {
     return null;
   }
 
-  /** Renews until the lease is lost or the keeper stops. */
-  private async hold(lease: Lease, sentAt: number, lost: AbortSignal, stop: AbortSignal): Promise<HoldEnd> {
+  /**
+   * Renews until the lease is lost or the keeper stops: when it would end within a third of its
+   * TTL, which a host that keeps polling never reaches (each poll renews it).
+   */
+  private async hold(held: NonNullable<LeaseKeeper['held']>, stop: AbortSignal): Promise<HoldEnd> {
     const { client, log } = this.options;
+    const { lease } = held;
+    const lost = held.lost.signal;
     const interrupted = AbortSignal.any([lost, stop]);
-    // Counted from when the request was sent: the server's expiry can only be later than this.
-    let liveUntil = sentAt + lease.ttlMs;
+    const margin = lease.ttlMs / 3;
     let failures = 0;
     for (;;) {
-      const wait = failures === 0 ? lease.ttlMs / 3 : Math.min(lease.ttlMs / 10, 250);
-      await sleep(Math.max(0, Math.min(wait, liveUntil - this.now())), interrupted);
+      const wait = failures === 0 ? held.liveUntil - margin - this.now() : Math.min(lease.ttlMs / 10, 250);
+      await sleep(Math.max(0, Math.min(wait, held.liveUntil - this.now())), interrupted);
       if (stop.aborted) return 'stopped';
       // markLost: dispatch, a report or a settlement was answered `lease_lost`.
-      if (lost.aborted) return this.now() < liveUntil ? 'taken' : 'lost';
-      if (this.now() >= liveUntil) return 'lost';
+      if (lost.aborted) return this.now() < held.liveUntil ? 'taken' : 'lost';
+      if (this.now() >= held.liveUntil) return 'lost';
+      // A poll renewed it meanwhile.
+      if (held.liveUntil - this.now() > margin) {
+        failures = 0;
+        continue;
+      }
+      // Counted from when the request was sent: the server's expiry can only be later than this.
       const renewSentAt = this.now();
       try {
-        const answer = await client.renewLease(lease.epoch, AbortSignal.any([interrupted, AbortSignal.timeout(Math.max(1, liveUntil - renewSentAt))]));
+        const answer = await client.renewLease(lease.epoch, AbortSignal.any([interrupted, AbortSignal.timeout(Math.max(1, held.liveUntil - renewSentAt))]));
         if (answer.status === 200) {
-          liveUntil = renewSentAt + lease.ttlMs;
+          held.liveUntil = Math.max(held.liveUntil, renewSentAt + lease.ttlMs);
           failures = 0;
           continue;
         }
@@ -186,7 +208,7 @@ export class LeaseKeeper {
         }
         const error = errorOf(answer);
         if (answer.status !== 409) log.error({ status: answer.status, error }, 'lease renewal refused');
-        else if (error.error === 'lease_lost' && !stop.aborted && this.now() < liveUntil) return 'taken';
+        else if (error.error === 'lease_lost' && !stop.aborted && this.now() < held.liveUntil) return 'taken';
         return 'lost';
       } catch (error) {
         if (stop.aborted) return 'stopped';

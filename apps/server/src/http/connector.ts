@@ -26,6 +26,9 @@ function parse<T extends z.ZodType>(request: FastifyRequest, reply: FastifyReply
   return parseJsonBody(request, reply, schema, MAX_JSON_BYTES, 'invalid_request');
 }
 
+/** Why a poll's signal aborts: given, so that no DOMException is made for each of them. */
+const POLL_ENDED = new Error('the dispatch poll ended');
+
 /**
  * The server side of specs/openapi/connector.yaml (leases, dispatch, settlements, platform
  * events, attachments), as one Fastify plugin: its hook authenticates the connector key of every
@@ -39,12 +42,12 @@ export function connectorRoutes(services: Services): (app: FastifyInstance) => P
     });
 
     // Shutting down answers open polls at once, empty, and waits for those answers to be sent, so
-    // their connections are idle (and closed) when the server closes.
-    const closing = new AbortController();
-    const polls = new Set<Promise<unknown>>();
+    // their connections are idle (and closed) when the server closes. A set, not listeners on one
+    // signal: adding one of thousands of listeners to an EventTarget walks them all.
+    const polls = new Map<AbortController, Promise<unknown>>();
     app.addHook('preClose', async () => {
-      closing.abort();
-      await Promise.allSettled(polls);
+      for (const abort of polls.keys()) abort.abort(POLL_ENDED);
+      await Promise.allSettled(polls.values());
     });
 
     app.post('/v1/connector/lease', async (request, reply) => {
@@ -78,19 +81,14 @@ export function connectorRoutes(services: Services): (app: FastifyInstance) => P
       if (!body) return reply;
       // The poll ends, empty, when its connection closes or the server shuts down.
       const abort = new AbortController();
-      request.raw.once('close', () => abort.abort());
-      reply.raw.once('close', () => abort.abort());
-      const onClosing = () => abort.abort();
-      closing.signal.addEventListener('abort', onClosing, { once: true });
+      request.raw.once('close', () => abort.abort(POLL_ENDED));
       const sent = new Promise((resolve) => reply.raw.once('close', resolve));
-      polls.add(sent);
-      void sent.then(() => {
-        polls.delete(sent);
-        closing.signal.removeEventListener('abort', onClosing);
-      });
+      reply.raw.once('close', () => abort.abort(POLL_ENDED));
+      polls.set(abort, sent);
+      void sent.then(() => polls.delete(abort));
       const poll = { epoch: body.epoch, holding: body.holding, max: body.max ?? 20, waitMs: body.waitMs ?? 20_000 };
-      const commands = await dispatch(services, request.accountId!, poll, abort.signal);
-      return commands === null ? replyError(reply, leaseLost()) : reply.send({ commands });
+      const answer = await dispatch(services, request.accountId!, poll, abort.signal);
+      return answer === null ? replyError(reply, leaseLost()) : reply.send(answer);
     });
 
     app.post('/v1/connector/settlements', async (request, reply) => {

@@ -267,6 +267,12 @@ export interface ConversationStore {
 }
 
 /** Commands: intake, dispatch, settlement and their retention. */
+/** What a dispatch poll's read handed out, and the lease's expiry after it. */
+export interface Dispatched {
+  commands: CommandRecord[];
+  leaseExpiresAt: number;
+}
+
 export interface CommandStore {
   findIdempotentCommand(accountId: string, key: string, notBefore: number): Promise<CommandRecord | null>;
   /** Records a command; on the agent-turn path with a key already known (and not older than `keyNotBefore`), adopts instead. */
@@ -276,9 +282,11 @@ export interface CommandStore {
   /**
    * Hands the oldest queued commands not yet dispatched to `epoch`, or dispatched to it but not
    * among those the host says it is `holding` (the answer never reached it), and marks them
-   * dispatched under `epoch`. Null when `epoch` is not the live lease's at `now`.
+   * dispatched under `epoch`. A poll is a renewal: the live lease is renewed by `ttlMs` in the
+   * same transaction when it is due (rules/leases.ts, pollRenewsBefore). Null when `epoch` is not
+   * the live lease's at `now`; otherwise the commands and when the lease expires.
    */
-  dispatchCommands(accountId: string, epoch: number, max: number, holding: readonly string[], now: number): Promise<CommandRecord[] | null>;
+  dispatchCommands(accountId: string, epoch: number, max: number, holding: readonly string[], now: number, ttlMs: number): Promise<Dispatched | null>;
   settleCommand(settlement: Settlement): Promise<SettleResult>;
   /**
    * Settles each in order, in one transaction, as `settleCommand` does, each with its platform

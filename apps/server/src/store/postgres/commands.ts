@@ -1,5 +1,6 @@
 import type { CommandStore } from '../types.ts';
-import { command, history } from '../rules/rows.ts';
+import { command, history, lease } from '../rules/rows.ts';
+import { pollRenewsBefore } from '../rules/leases.ts';
 import { settleBatch } from './settle.ts';
 import { retentionTurn, type PostgresDb } from './transaction.ts';
 
@@ -28,27 +29,35 @@ export function commands(db: PostgresDb): CommandStore {
       return db.read(async (sql) => history((await sql`SELECT status, created_at, settled_at FROM commands WHERE id = ${id}`)[0]));
     },
 
-    dispatchCommands(accountId, epoch, max, holding, now) {
+    dispatchCommands(accountId, epoch, max, holding, now, ttlMs) {
       // One statement, its own transaction: one round trip. Fencing: the lease row is share-locked
-      // until it commits, so no new epoch can be granted between the check and the dispatch it
-      // allows; the update marks nothing when the check fails. The COMMIT does not wait for the WAL
-      // flush: a dispatch mark lost to a crash only hands the command out again (connector.yaml,
-      // Dispatch). One row with `live` null: not the live epoch; with `id` null: nothing to hand out.
+      // (and locked by its renewal, when one is due) until it commits, so no new epoch can be
+      // granted between the check and the dispatch it allows; the update marks nothing when the
+      // check fails. The COMMIT does not wait for the WAL flush: a dispatch mark lost to a crash
+      // only hands the command out again, a renewal lost only ends the lease sooner (connector.yaml,
+      // Dispatch, Leases and fencing). One row with `live` null: not the live epoch; with `id`
+      // null: nothing to hand out.
       return db.statement(async (sql) => {
         const rows = await sql`WITH unsynced AS (SELECT set_config('synchronous_commit', 'off', true)),
-            live AS (SELECT epoch FROM leases WHERE account_id = ${accountId} AND epoch = ${epoch} AND expires_at > ${now} FOR SHARE),
+            live AS (SELECT epoch, expires_at FROM leases WHERE account_id = ${accountId} AND epoch = ${epoch} AND expires_at > ${now} FOR SHARE),
+            renewal AS (UPDATE leases SET expires_at = ${now + ttlMs}
+                    WHERE account_id = ${accountId} AND epoch = ${epoch} AND expires_at > ${now} AND expires_at < ${pollRenewsBefore(now, ttlMs)} RETURNING *),
             pick AS (SELECT id FROM commands WHERE account_id = ${accountId} AND status = 'queued'
                     AND (dispatch_epoch IS NULL OR dispatch_epoch < ${epoch}
                       OR (dispatch_epoch = ${epoch} AND id NOT IN (SELECT jsonb_array_elements_text(${sql.json([...holding])}))))
                     AND EXISTS (SELECT 1 FROM live)
                   ORDER BY id LIMIT ${max} FOR UPDATE SKIP LOCKED),
             marked AS (UPDATE commands c SET dispatch_epoch = ${epoch} FROM pick WHERE c.id = pick.id RETURNING c.*)
-          SELECT live.epoch AS live, (SELECT COALESCE(MAX(version), 0) FROM cache_version) AS cache_version, marked.*
+          SELECT live.epoch AS live, live.expires_at AS lease_expires_at, (SELECT to_jsonb(r) FROM renewal r) AS renewed,
+              (SELECT COALESCE(MAX(version), 0) FROM cache_version) AS cache_version, marked.*
             FROM (SELECT count(*) FROM unsynced) once LEFT JOIN live ON true LEFT JOIN marked ON true`;
         // The version read with the dispatch serves the reads that follow it (the commands' conversations).
         if (rows[0]) db.cache.observed(Number(rows[0].cache_version));
         if (rows[0]?.live == null) return null;
-        return rows.filter((r) => r.id !== null).map(command).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+        const renewed = rows[0].renewed ? lease(rows[0].renewed as Record<string, unknown>) : null;
+        if (renewed) db.cache.put(`lease:${accountId}`, renewed);
+        const commands = rows.filter((r) => r.id !== null).map(command).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+        return { commands, leaseExpiresAt: renewed?.expiresAt ?? Number(rows[0].lease_expires_at) };
       });
     },
 

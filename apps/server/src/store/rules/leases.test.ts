@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LeaseRecord } from '../types.ts';
-import { acquisition, isLiveEpoch } from './leases.ts';
+import { acquisition, isLiveEpoch, pollRenewsBefore } from './leases.ts';
 
 const held: LeaseRecord = { accountId: 'a1', hostId: 'h1', epoch: 2, osMajorVersion: 15, capabilities: [], acquiredAt: 0, expiresAt: 1_000 };
 const asking = { accountId: 'a1', hostId: 'h2', osMajorVersion: 15, capabilities: [] };
@@ -27,5 +27,12 @@ describe('acquisition', () => {
   it('an expired lease goes to the next epoch; the same host acquiring again also starts a new one', () => {
     expect(acquisition(held, asking, 1_000, 100)).toEqual({ ok: true, value: { ...asking, epoch: 3, acquiredAt: 1_000, expiresAt: 1_100 } });
     expect(acquisition(held, { ...asking, hostId: 'h1' }, 500, 100)).toEqual({ ok: true, value: { ...asking, hostId: 'h1', epoch: 3, acquiredAt: 500, expiresAt: 600 } });
+  });
+});
+
+describe('pollRenewsBefore', () => {
+  it('renews a lease once a tenth of its TTL has passed since its last renewal', () => {
+    expect(pollRenewsBefore(1_000, 15_000)).toBe(14_500);
+    expect(pollRenewsBefore(0, 105)).toBe(95);
   });
 });

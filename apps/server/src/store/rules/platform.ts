@@ -20,11 +20,6 @@ export function announcesConversationOf(events: readonly PlatformEvent[], comman
   return events.some((e) => e.type === 'conversation.appeared' && e.commandId === commandId);
 }
 
-/** Whether these platform events may add or change a conversation row, which intake's reads cache. */
-export function changesConversations(events: readonly PlatformEvent[]): boolean {
-  return events.some((e) => e.type === 'conversation.appeared' || e.type === 'group.renamed' || e.type === 'group.participants_changed');
-}
-
 /** The conversations events name that they do not announce themselves. */
 export function conversationsMentioned(events: readonly PlatformEvent[]): string[] {
   return [...new Set(events.flatMap((e) => (e.type === 'conversation.appeared' ? [] : [e.conversationExternalId])))];

@@ -18,6 +18,8 @@ export class ReadCache {
   private versionChecked = false;
   /** The open group wrote a table the cache reads from: drop the cache again once it ends. */
   private stale = false;
+  /** Entries the open group changed, with what they hold once it commits (undefined: read them again). */
+  private readonly changedEntries: Array<[Map<string, unknown>, string, unknown]> = [];
 
   constructor(dataVersion: () => number) {
     this.dataVersion = dataVersion;
@@ -54,9 +56,22 @@ export class ReadCache {
     this.stale = true;
   }
 
-  /** The open group committed or was rolled back. */
-  groupEnded(): void {
+  /**
+   * A write changes one entry (a lease): drop it now, since a read before the COMMIT loads the row
+   * as it was, and again when its group ends; or, given `committed`, hold that once it commits.
+   */
+  forgetEntry<T>(map: Map<string, T>, key: string, committed?: T): void {
+    map.delete(key);
+    this.changedEntries.push([map as Map<string, unknown>, key, committed]);
+  }
+
+  /** The open group committed (or, `committed` false, was rolled back). */
+  groupEnded(committed: boolean): void {
     if (this.stale) this.clear();
+    for (const [map, key, value] of this.changedEntries.splice(0)) {
+      if (committed && value !== undefined && !this.stale) map.set(key, value);
+      else map.delete(key);
+    }
     this.stale = false;
   }
 

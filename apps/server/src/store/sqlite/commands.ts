@@ -8,8 +8,13 @@ import type { SqliteDb } from './transaction.ts';
 import { insertCommands } from './accept.ts';
 import { recordPlatformEvents } from './conversations.ts';
 import { insertEvents } from './events.ts';
-import { liveEpoch } from './leases.ts';
+import { cachedLease, heldLease, liveEpoch, renewed } from './leases.ts';
+import { isLiveEpoch, pollRenewsBefore } from '../rules/leases.ts';
 import { err, ok } from '../../result.ts';
+
+/** A command a poll of an epoch hands out (parameters: account, epoch, epoch, the JSON of `holding`). */
+const DISPATCHABLE = `account_id = ? AND status = 'queued'
+  AND (dispatch_epoch IS NULL OR dispatch_epoch < ? OR (dispatch_epoch = ? AND id NOT IN (SELECT value FROM json_each(?))))`;
 
 export function commands(db: SqliteDb): CommandStore {
   return {
@@ -43,20 +48,29 @@ export function commands(db: SqliteDb): CommandStore {
       return db.read(() => history(db.query('SELECT status, created_at, settled_at FROM commands WHERE id = ?').get(id)));
     },
 
-    dispatchCommands(accountId, epoch, max, holding, now) {
+    dispatchCommands(accountId, epoch, max, holding, now, ttlMs) {
+      const held = JSON.stringify(holding);
+      // Nothing to hand out: read on the reader, and written only to renew the lease when due.
+      const lease = cachedLease(db, accountId);
+      if (isLiveEpoch(lease, epoch, now) && !db.query(`SELECT 1 FROM commands WHERE ${DISPATCHABLE} LIMIT 1`).get(accountId, epoch, epoch, held)) {
+        if (lease!.expiresAt >= pollRenewsBefore(now, ttlMs)) return Promise.resolve({ commands: [], leaseExpiresAt: lease!.expiresAt });
+        return db.write(() => {
+          const renewal = renewed(db, accountId, epoch, now, ttlMs);
+          return renewal && { commands: [], leaseExpiresAt: renewal.expiresAt };
+        }, false);
+      }
       return db.write(() => {
         // Fencing in the same transaction as the dispatch: only the live lease's epoch gets work.
-        if (!liveEpoch(db, accountId, epoch, now)) return null;
-        const rows = db.sql(
-          `SELECT * FROM commands WHERE account_id = ? AND status = 'queued'
-             AND (dispatch_epoch IS NULL OR dispatch_epoch < ? OR (dispatch_epoch = ? AND id NOT IN (SELECT value FROM json_each(?))))
-           ORDER BY id LIMIT ?`,
-        ).all(accountId, epoch, epoch, JSON.stringify(holding), max);
+        const current = heldLease(db, accountId);
+        if (!isLiveEpoch(current, epoch, now)) return null;
+        const leaseExpiresAt = current!.expiresAt < pollRenewsBefore(now, ttlMs) ? renewed(db, accountId, epoch, now, ttlMs)!.expiresAt : current!.expiresAt;
+        const rows = db.sql(`SELECT * FROM commands WHERE ${DISPATCHABLE} ORDER BY id LIMIT ?`).all(accountId, epoch, epoch, held, max);
         const mark = db.sql('UPDATE commands SET dispatch_epoch = ? WHERE id = ?');
-        return rows.map((row) => {
+        const commands = rows.map((row) => {
           mark.run(epoch, row.id as string);
           return { ...command(row), dispatchEpoch: epoch };
         });
+        return { commands, leaseExpiresAt };
         // Not synced: a dispatch mark a power loss takes back only hands the command out again (connector.yaml, Dispatch).
       }, false);
     },

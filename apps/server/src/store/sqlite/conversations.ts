@@ -1,7 +1,7 @@
 import type { PlatformEvent } from '@switchboard/contracts';
 import type { CommandRecord, ConversationRecord, ConversationStore, NewEvent, PlatformEventsResult, PlatformEventView } from '../types.ts';
 import { command, conversation, heldVote, message, MESSAGE_COLUMNS, messageValues, poll, pollVote, UPSERT_MESSAGE_SET } from '../rules/rows.ts';
-import { appearedConversation, changesConversations, identityOf, platformEventEffect, UnknownConversation, type HeldMessage, type InConversation } from '../rules/platform.ts';
+import { appearedConversation, identityOf, platformEventEffect, UnknownConversation, type HeldMessage, type InConversation } from '../rules/platform.ts';
 import { isMessageEvent, messageCursor, parseMessageCursor, type MessageEvent } from '../rules/messages.ts';
 import { sentPoll, voteEffect } from '../rules/polls.ts';
 import type { SqliteDb } from './transaction.ts';
@@ -85,7 +85,6 @@ export function recordPlatformEvents(
 ): PlatformEventsResult {
   db.sql('SAVEPOINT e').run();
   try {
-    if (changesConversations(events)) db.cache.forget();
     const implied = events.flatMap((event) => apply(db, accountId, event, at, newConversationId, view));
     const appended = insertEvents(db, accountId, implied);
     db.sql('RELEASE e').run();
@@ -129,6 +128,7 @@ function apply(db: SqliteDb, accountId: string, event: PlatformEvent, at: number
     const { name, participants, membershipVersion } = effect.conversation;
     db.sql('UPDATE conversations SET name = ?, participants = ?, membership_version = ? WHERE id = ?')
       .run(name, JSON.stringify(participants), membershipVersion, current.id);
+    db.cache.forgetEntry(db.cache.conversations, current.id);
   }
   if (effect.message) {
     db.sql(`INSERT INTO messages (${MESSAGE_COLUMNS}) VALUES (${MESSAGE_COLUMNS.split(', ').map(() => '?').join(', ')})

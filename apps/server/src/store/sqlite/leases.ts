@@ -9,20 +9,41 @@ export function heldLease(db: SqliteDb, accountId: string): LeaseRecord | null {
   return row ? lease(row) : null;
 }
 
+/** The account's lease as committed, through the read cache. */
+export function cachedLease(db: SqliteDb, accountId: string): LeaseRecord | null {
+  return db.cache.get(db.cache.leases, accountId, () => {
+    const row = db.query('SELECT * FROM leases WHERE account_id = ?').get(accountId);
+    return row ? lease(row) : null;
+  });
+}
+
 /** The fence, inside a write: the lease of `epoch` is the live one at `now`. */
 export function liveEpoch(db: SqliteDb, accountId: string, epoch: number, now: number): boolean {
   const held = db.sql('SELECT epoch, expires_at FROM leases WHERE account_id = ?').get(accountId);
   return isLiveEpoch(held ? { epoch: Number(held.epoch), expiresAt: Number(held.expires_at) } : null, epoch, now);
 }
 
+/**
+ * Extends the live lease of `epoch` by `ttlMs`, inside a write; null when it is not live. Not
+ * synced (the caller's write): a renewal a power loss takes back only ends the lease sooner, and
+ * the fence refuses its epoch from then on (connector.yaml, "Leases and fencing").
+ */
+export function renewed(db: SqliteDb, accountId: string, epoch: number, now: number, ttlMs: number): LeaseRecord | null {
+  const row = db.sql('UPDATE leases SET expires_at = ? WHERE account_id = ? AND epoch = ? AND expires_at > ? RETURNING *').get(now + ttlMs, accountId, epoch, now);
+  if (!row) return null;
+  const held = lease(row);
+  db.cache.forgetEntry(db.cache.leases, accountId, held);
+  return held;
+}
+
 export function leases(db: SqliteDb): LeaseStore {
   return {
     acquireLease(input, now, ttlMs) {
       return db.write(() => {
-        db.cache.forget();
         const result = acquisition(heldLease(db, input.accountId), input, now, ttlMs);
         if (!result.ok) return result;
         const next = result.value;
+        db.cache.forgetEntry(db.cache.leases, input.accountId, next);
         db.sql(
           `INSERT INTO leases (account_id, host_id, epoch, os_major_version, capabilities, acquired_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (account_id) DO UPDATE SET host_id = excluded.host_id, epoch = excluded.epoch, os_major_version = excluded.os_major_version,
@@ -33,17 +54,12 @@ export function leases(db: SqliteDb): LeaseStore {
     },
 
     renewLease(accountId, epoch, now, ttlMs) {
-      return db.write(() => {
-        db.cache.forget();
-        const changes = db.sql('UPDATE leases SET expires_at = ? WHERE account_id = ? AND epoch = ? AND expires_at > ?')
-          .run(now + ttlMs, accountId, epoch, now).changes;
-        return Number(changes) === 0 ? null : heldLease(db, accountId);
-      });
+      return db.write(() => renewed(db, accountId, epoch, now, ttlMs), false);
     },
 
     releaseLease(accountId, epoch, now) {
       return db.write(() => {
-        db.cache.forget();
+        db.cache.forgetEntry(db.cache.leases, accountId);
         // Expire it rather than delete it: the row keeps the epoch counter for the next holder.
         const changes = db.sql('UPDATE leases SET expires_at = ? WHERE account_id = ? AND epoch = ? AND expires_at > ?')
           .run(now, accountId, epoch, now).changes;
@@ -53,10 +69,7 @@ export function leases(db: SqliteDb): LeaseStore {
 
     liveLease(accountId, now) {
       return db.read(() => {
-        const held = db.cache.get(db.cache.leases, accountId, () => {
-          const row = db.query('SELECT * FROM leases WHERE account_id = ?').get(accountId);
-          return row ? lease(row) : null;
-        });
+        const held = cachedLease(db, accountId);
         return held && held.expiresAt > now ? held : null;
       });
     },

@@ -140,7 +140,7 @@ export class SqliteDb {
    */
   private lose(group: Group, cause: unknown): void {
     this.group = null;
-    this.cache.groupEnded();
+    this.cache.groupEnded(false);
     const failure = new StoreError('the transaction was rolled back', { cause });
     for (const waiter of group.waiters) waiter.reject(failure);
     for (const item of group.deferred.splice(0)) item.reject(failure);
@@ -151,16 +151,18 @@ export class SqliteDb {
     if (this.group !== group) return;
     const open = group.deferred.length === 0 || insertDeferred(this.writer, (text) => this.sql(text), group);
     this.group = null;
+    let committed = false;
     try {
       if (!open) return;
       this.writer.exec('COMMIT');
+      committed = true;
     } catch (error) {
       try { this.writer.exec('ROLLBACK'); } catch { /* the failed COMMIT may already have rolled back */ }
       const failure = new StoreError('could not commit', { cause: error });
       for (const waiter of group.waiters) waiter.reject(failure);
       return;
     } finally {
-      this.cache.groupEnded();
+      this.cache.groupEnded(committed);
     }
     for (const waiter of group.waiters) waiter.resolve();
   }

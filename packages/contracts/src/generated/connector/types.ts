@@ -281,6 +281,9 @@ export interface components {
             max?: number;
             /**
              * Format: int32
+             * @description How long to wait for a command. A host that relies on its polls to renew its lease
+             *     (see "Leases and fencing") keeps it well below the lease's `ttlMs`; the reference host
+             *     waits at most half of it.
              * @default 20000
              */
             waitMs?: number;
@@ -324,6 +327,14 @@ export interface components {
         };
         Dispatch: {
             commands: components["schemas"]["DispatchedCommand"][];
+            /**
+             * Format: int32
+             * @description How long after the poll arrived the lease was last renewed, negative when that was
+             *     before (see "Leases and fencing"): the lease lives at least until the host sent the
+             *     poll plus this plus `ttlMs`. A server older than this field does not renew on a poll
+             *     and sends none.
+             */
+            renewedAfterMs: number;
         };
         Settlement: {
             /** Format: int32 */

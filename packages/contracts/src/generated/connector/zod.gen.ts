@@ -287,7 +287,8 @@ export const zDispatchedCommand = z.object({
 });
 
 export const zDispatch = z.object({
-    commands: z.array(zDispatchedCommand).max(100)
+    commands: z.array(zDispatchedCommand).max(100),
+    renewedAfterMs: z.int().gte(-2147483648).lte(2147483647)
 });
 
 /**
