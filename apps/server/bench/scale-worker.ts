@@ -11,6 +11,8 @@ import type { BatchedSettlement, Lease } from '@switchboard/contracts';
 import type { Account } from './scale.ts';
 
 export interface WorkerTask { urls: string[]; accounts: Account[]; offset: number }
+/** Moves every `every`th account's host and stream (by index, from `offset`) to the server at `url`, as a load balancer sends new connections to a replica that joined. */
+export interface WorkerMove { move: string; every: number }
 export interface WorkerReport { settled: Array<[string, number]>; upkeep: number[]; leastLeft: number; renewals: number; leaseLosses: number; failures: number }
 
 /** What the reference host waits on a dispatch poll (apps/connector, SWITCHBOARD_DISPATCH_WAIT_MS). */
@@ -45,14 +47,25 @@ function renewedAt(held: Held, tally: Tally, at: number): void {
   held.liveUntil = Math.max(held.liveUntil, at + held.lease.ttlMs);
 }
 
+/** Where a host's requests go: swapped when it moves to another server. */
+interface Connection { client: ConnectorClient; moved: AbortController; key: string }
+
+function moveHost(connection: Connection, url: string): void {
+  const old = connection.client;
+  const moved = connection.moved;
+  connection.client = new ConnectorClient(url, connection.key);
+  connection.moved = new AbortController();
+  moved.abort();
+  old.close();
+}
+
 /** A host: one dispatch long-poll at a time, each renewing the lease; a renewal of its own only when polls did not. */
-async function host(url: string, account: Account, hostId: string, tally: Tally, ready: () => void): Promise<void> {
-  const client = new ConnectorClient(url, account.connectorKey);
+async function host(connection: Connection, hostId: string, tally: Tally, ready: () => void): Promise<void> {
   const seen = new Set<string>();
   let first = true;
   for (;;) {
     const sentAt = now();
-    const acquired = await client.acquireLease({ hostId, osMajorVersion: 15, capabilities: [] }).catch(() => null);
+    const acquired = await connection.client.acquireLease({ hostId, osMajorVersion: 15, capabilities: [] }).catch(() => null);
     if (acquired?.status !== 200) {
       tally.failures++;
       await sleep(500);
@@ -62,21 +75,21 @@ async function host(url: string, account: Account, hostId: string, tally: Tally,
     const held: Held = { lease, liveUntil: sentAt + lease.ttlMs, lost: new AbortController() };
     if (first) ready();
     first = false;
-    void keep(client, held, tally);
-    await poll(client, held, seen, tally);
+    void keep(connection, held, tally);
+    await poll(connection, held, seen, tally);
     held.lost.abort();
     tally.leaseLosses++;
   }
 }
 
-async function keep(client: ConnectorClient, held: Held, tally: Tally): Promise<void> {
+async function keep(connection: Connection, held: Held, tally: Tally): Promise<void> {
   const margin = held.lease.ttlMs / 3;
   while (!held.lost.signal.aborted) {
     await sleep(Math.max(0, held.liveUntil - margin - now()), undefined, { signal: held.lost.signal }).catch(() => undefined);
     if (held.lost.signal.aborted || held.liveUntil - now() > margin) continue;
     tally.renewals++;
     const sentAt = now();
-    const answer = await client.renewLease(held.lease.epoch).catch(() => null);
+    const answer = await connection.client.renewLease(held.lease.epoch).catch(() => null);
     if (answer?.status === 200) {
       tally.upkeep.push(now() - sentAt);
       renewedAt(held, tally, sentAt);
@@ -87,13 +100,16 @@ async function keep(client: ConnectorClient, held: Held, tally: Tally): Promise<
   }
 }
 
-async function poll(client: ConnectorClient, held: Held, seen: Set<string>, tally: Tally): Promise<void> {
+async function poll(connection: Connection, held: Held, seen: Set<string>, tally: Tally): Promise<void> {
   const { epoch, ttlMs } = held.lease;
   const waitMs = Math.min(DISPATCH_WAIT_MS, Math.floor(ttlMs / 2));
   while (!held.lost.signal.aborted) {
     const sentAt = now();
-    const answer = await client.dispatch(epoch, 20, [], waitMs, held.lost.signal).catch(() => null);
+    const { client, moved } = connection;
+    const answer = await client.dispatch(epoch, 20, [], waitMs, AbortSignal.any([held.lost.signal, moved.signal])).catch(() => null);
     if (held.lost.signal.aborted) return;
+    // Moved to another server: the same lease, polled there.
+    if (moved.signal.aborted) continue;
     if (answer === null || answer.status !== 200) {
       if (answer !== null && isLeaseLost(answer)) return;
       tally.failures++;
@@ -122,9 +138,14 @@ async function poll(client: ConnectorClient, held: Held, seen: Set<string>, tall
   }
 }
 
-/** The account's SSE stream: notes when each command.settled arrives. */
-function stream(url: string, account: Account, tally: Tally, open: () => void): ClientRequest {
-  const req = request(`${url}/v1/events`, { agent: false, headers: { authorization: `Bearer ${account.apiKey}`, accept: 'text/event-stream' } }, (res) => {
+/** An account's SSE stream, resumed from `lastId` when it moves to another server. */
+interface Stream { request: ClientRequest | null; lastId: string }
+
+/** Opens the account's SSE stream on `url`: notes when each command.settled arrives. */
+function stream(url: string, account: Account, state: Stream, tally: Tally, open: () => void): void {
+  const headers: Record<string, string> = { authorization: `Bearer ${account.apiKey}`, accept: 'text/event-stream' };
+  if (state.lastId !== '') headers['last-event-id'] = state.lastId;
+  const req = request(`${url}/v1/events`, { agent: false, headers }, (res) => {
     if (res.statusCode !== 200) {
       tally.failures++;
       return;
@@ -139,37 +160,56 @@ function stream(url: string, account: Account, tally: Tally, open: () => void): 
       while ((end = buffered.indexOf('\n\n')) !== -1) {
         const block = buffered.slice(0, end);
         buffered = buffered.slice(end + 2);
+        const id = /^id: (\d+)$/m.exec(block);
+        if (id) state.lastId = id[1]!;
         if (!block.includes('event: command.settled')) continue;
         const data = block.split('\n').find((line) => line.startsWith('data: '));
         if (data) tally.settled.set((JSON.parse(data.slice(6)) as { data: { commandId: string } }).data.commandId, at);
       }
     });
   });
-  req.on('error', () => tally.failures++);
+  req.on('error', () => {
+    if (state.request === req) tally.failures++;
+  });
   req.end();
-  return req;
+  state.request = req;
 }
 
 export function runWorker(): void {
   const tally = new Tally();
   let readiness: Promise<unknown> = Promise.resolve();
-  process.on('message', (message: WorkerTask | { ask: 'ready' | 'measure' | 'report' }) => {
+  const accounts: Array<{ account: Account; connection: Connection; stream: Stream }> = [];
+  process.on('message', (message: WorkerTask | WorkerMove | { ask: 'ready' | 'measure' | 'report' }) => {
+    const report = (): WorkerReport => ({ settled: [...tally.settled], upkeep: tally.upkeep, leastLeft: tally.leastLeft, renewals: tally.renewals, leaseLosses: tally.leaseLosses, failures: tally.failures });
     if ('ask' in message) {
       if (message.ask === 'measure') tally.reset();
-      const report = (): WorkerReport => ({ settled: [...tally.settled], upkeep: tally.upkeep, leastLeft: tally.leastLeft, renewals: tally.renewals, leaseLosses: tally.leaseLosses, failures: tally.failures });
       if (message.ask === 'ready') void readiness.then(() => process.send!(report()));
       else process.send!(report());
       return;
     }
-    const { urls, accounts, offset } = message;
+    if ('move' in message) {
+      const moving = accounts.filter((_, i) => i % message.every === message.every - 1);
+      readiness = Promise.all(moving.map(({ account, connection, stream: state }) => {
+        moveHost(connection, message.move);
+        const old = state.request;
+        state.request = null;
+        old?.destroy();
+        return new Promise<void>((resolve) => stream(message.move, account, state, tally, resolve));
+      }));
+      void readiness.then(() => process.send!(report()));
+      return;
+    }
+    const { urls, offset } = message;
     readiness = (async () => {
       // A hundred at a time, as hosts come up over a fleet's start rather than in one instant.
-      for (let start = 0; start < accounts.length; start += 100) {
-        await Promise.all(accounts.slice(start, start + 100).map((account, i) => {
+      for (let start = 0; start < message.accounts.length; start += 100) {
+        await Promise.all(message.accounts.slice(start, start + 100).map((account, i) => {
           const url = urls[(offset + start + i) % urls.length]!;
+          const entry = { account, connection: { client: new ConnectorClient(url, account.connectorKey), moved: new AbortController(), key: account.connectorKey }, stream: { request: null, lastId: '' } };
+          accounts.push(entry);
           return Promise.all([
-            new Promise<void>((resolve) => void host(url, account, `scale-${offset + start + i}`, tally, resolve)),
-            new Promise<void>((resolve) => stream(url, account, tally, resolve)),
+            new Promise<void>((resolve) => void host(entry.connection, `scale-${offset + start + i}`, tally, resolve)),
+            new Promise<void>((resolve) => stream(url, account, entry.stream, tally, resolve)),
           ]);
         }));
       }

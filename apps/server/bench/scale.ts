@@ -44,6 +44,9 @@ Options:
                       account takes every command) or both                (default both)
   --lease-ttl <ms>    the servers' SWITCHBOARD_LEASE_TTL_MS; hosts poll every half of it
                                                                           (default the server's, 15000)
+  --add-replica       with postgres: once measured, start one more replica, move every third
+                      host and stream to it (as a load balancer would send them), and measure
+                      again, the others running on
   --profile           profile the server (--cpu-prof) and print where its idle time goes
   --help              this text
 
@@ -60,14 +63,14 @@ Build first (npx -y pnpm@10.34.9 build): the bench runs the bundled server.`;
 const TARGET = { idleCpu: 10, idleRssMb: 500, postP99Ms: 10, settleP99Ms: 25 };
 const PER_WORKER = 2_500;
 
-interface Options { leaseTtlMs: string | undefined; profile: boolean; accounts: number[]; store: 'sqlite' | 'postgres'; replicas: number; idle: number; load: number; rate: number; probes: Array<'spread' | 'hot'> }
+interface Options { addReplica: boolean; leaseTtlMs: string | undefined; profile: boolean; accounts: number[]; store: 'sqlite' | 'postgres'; replicas: number; idle: number; load: number; rate: number; probes: Array<'spread' | 'hot'> }
 
 function options(): Options {
   const { values } = parseArgs({
     options: {
       accounts: { type: 'string', default: '10,1000' }, store: { type: 'string', default: 'sqlite' }, replicas: { type: 'string', default: '1' },
       idle: { type: 'string', default: '30' }, load: { type: 'string', default: '30' }, rate: { type: 'string', default: '200' },
-      probe: { type: 'string', default: 'both' }, profile: { type: 'boolean', default: false }, 'lease-ttl': { type: 'string' }, help: { type: 'boolean', default: false },
+      probe: { type: 'string', default: 'both' }, profile: { type: 'boolean', default: false }, 'add-replica': { type: 'boolean', default: false }, 'lease-ttl': { type: 'string' }, help: { type: 'boolean', default: false },
     },
   });
   if (values.help) {
@@ -83,6 +86,7 @@ function options(): Options {
     load: Number(values.load),
     rate: Number(values.rate),
     profile: values.profile,
+    addReplica: values['add-replica'] && store === 'postgres',
     leaseTtlMs: values['lease-ttl'],
     probes: values.probe === 'both' ? ['spread', 'hot'] : [values.probe as 'spread' | 'hot'],
   };
@@ -130,9 +134,18 @@ class Worker {
   }
 
   ask(what: 'ready' | 'measure' | 'report'): Promise<WorkerReport> {
+    return this.send({ ask: what });
+  }
+
+  /** Moves every `every`th host and stream to the server at `url`; resolves once they are there. */
+  move(url: string, every: number): Promise<WorkerReport> {
+    return this.send({ move: url, every });
+  }
+
+  private send(message: object): Promise<WorkerReport> {
     return new Promise((resolve) => {
       this.pending.push(resolve);
-      this.child.send({ ask: what });
+      this.child.send(message);
     });
   }
 }
@@ -182,6 +195,8 @@ async function offerLoad(servers: ServerProcess[], accounts: Account[], seconds:
 
 interface Row {
   accounts: number;
+  /** The servers that served them. */
+  replicas: number;
   probe: string;
   idleCpu: number;
   idleRss: number;
@@ -275,11 +290,10 @@ async function measureSize(opts: Options, count: number, storeEnv: () => Promise
     const idle = await idleCost(pids, opts.idle);
     idleWindow = idle.window;
     const rows: Row[] = [];
-    for (const probe of opts.probes) {
+    const measure = async (probe: string, pick: (n: number) => number, idle: { cpu: number; rss: number }) => {
       await Promise.all(workers.map((w) => w.ask('measure')));
-      const hot = Math.floor(count / 2);
-      const load = await offerLoad(servers, accounts, opts.load, opts.rate, probe === 'hot' ? () => hot : (n) => n % count);
-      const loadRss = pids.reduce((sum, pid) => sum + rssMb(pid), 0);
+      const load = await offerLoad(servers, accounts, opts.load, opts.rate, pick);
+      const loadRss = servers.reduce((sum, s) => sum + rssMb(s.child.pid!), 0);
       await sleep(2_000);
       const reports = await Promise.all(workers.map((w) => w.ask('report')));
       const settled = new Map<string, number>();
@@ -294,7 +308,7 @@ async function measureSize(opts: Options, count: number, storeEnv: () => Promise
       latencies.sort((a, b) => a - b);
       const upkeep = reports.flatMap((r) => r.upkeep).sort((a, b) => a - b);
       rows.push({
-        accounts: count, probe, idleCpu: idle.cpu, idleRss: idle.rss, floorCpu: floor.cpu, floorRss: floor.rss, loadRss,
+        accounts: count, replicas: servers.length, probe, idleCpu: idle.cpu, idleRss: idle.rss, floorCpu: floor.cpu, floorRss: floor.rss, loadRss,
         postP99: percentile(load.latencies, 99),
         settle: { p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies.at(-1) ?? Number.NaN, missing },
         upkeepP99: percentile(upkeep, 99), upkeepMax: upkeep.at(-1) ?? Number.NaN,
@@ -303,6 +317,20 @@ async function measureSize(opts: Options, count: number, storeEnv: () => Promise
         leaseLosses: reports.reduce((sum, r) => sum + r.leaseLosses, 0),
         failures: load.failures + reports.reduce((sum, r) => sum + r.failures, 0),
       });
+    };
+    const hot = Math.floor(count / 2);
+    for (const probe of opts.probes) await measure(probe, probe === 'hot' ? () => hot : (n) => n % count, idle);
+    if (opts.addReplica) {
+      // A replica joins while the others run: every third host and stream goes to it.
+      await Promise.all(workers.map((w) => w.ask('measure')));
+      servers.push(await startServer({ SWITCHBOARD_RATE_LIMIT: '0', ...ttlEnv(opts), ...env }, dataDir, paths.serverDist, paths.cliDist));
+      await Promise.all(workers.map((w) => w.move(servers.at(-1)!.url, servers.length)));
+      await sleep(5_000);
+      const each = await Promise.all(servers.map((s) => idleCost([s.child.pid!], opts.idle)));
+      const moved = await Promise.all(workers.map((w) => w.ask('report')));
+      console.log(styleText('dim', `  a replica joined: idle CPU per replica ${each.map((e) => e.cpu.toFixed(1)).join(' / ')} %, RSS ${each.map((e) => e.rss.toFixed(0)).join(' / ')} MB; `
+        + `leases lost meanwhile ${moved.reduce((sum, r) => sum + r.leaseLosses, 0)}, requests failed ${moved.reduce((sum, r) => sum + r.failures, 0)}`));
+      await measure(`spread, ${servers.length} replicas`, (n) => n % count, { cpu: each.reduce((sum, e) => sum + e.cpu, 0), rss: each.reduce((sum, e) => sum + e.rss, 0) });
     }
     return rows;
   } finally {
@@ -330,8 +358,8 @@ function print(opts: Options, rows: Row[]): void {
   console.log();
   const largest = Math.max(...rows.map((r) => r.accounts));
   const big = rows.filter((r) => r.accounts === largest);
-  console.log(`idle CPU at ${largest} accounts < ${TARGET.idleCpu} % of a core (per replica): ${verdict(big.every((r) => r.idleCpu / opts.replicas < TARGET.idleCpu))}`);
-  console.log(`idle RSS at ${largest} accounts < ${TARGET.idleRssMb} MB (per replica): ${verdict(big.every((r) => r.idleRss / opts.replicas < TARGET.idleRssMb))}`);
+  console.log(`idle CPU at ${largest} accounts < ${TARGET.idleCpu} % of a core (per replica): ${verdict(big.every((r) => r.idleCpu / r.replicas < TARGET.idleCpu))}`);
+  console.log(`idle RSS at ${largest} accounts < ${TARGET.idleRssMb} MB (per replica): ${verdict(big.every((r) => r.idleRss / r.replicas < TARGET.idleRssMb))}`);
   console.log(`POST→202 p99 < ${TARGET.postP99Ms} ms at every size and probe: ${verdict(rows.every((r) => r.postP99 < TARGET.postP99Ms))}`);
   console.log(`settle p99 < ${TARGET.settleP99Ms} ms at every size and probe: ${verdict(rows.every((r) => r.settle.p99 < TARGET.settleP99Ms && r.settle.missing === 0))}`);
   console.log(`no lease lost, no request failed: ${verdict(rows.every((r) => r.leaseLosses === 0 && r.failures === 0))}`);
