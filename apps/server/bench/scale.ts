@@ -244,18 +244,21 @@ async function idleCost(pids: number[], seconds: number): Promise<{ cpu: number;
   return { cpu, rss: pids.reduce((sum, pid) => sum + rssMb(pid), 0), window: { start, end } };
 }
 
-/** The floor's idle cost for as many hosts and streams: the same traffic on bare node:http. */
+/** The floor's idle cost for as many hosts and streams, on as many processes as there are replicas: the same traffic on bare node:http. */
 async function floorIdle(opts: Options, accounts: Account[]): Promise<{ cpu: number; rss: number }> {
-  const floor = await startServer(ttlEnv(opts), undefined, join(import.meta.dirname, 'idle-floor-server.ts'));
+  const floors: ServerProcess[] = [];
   let workers: Worker[] = [];
   try {
-    workers = await startWorkers([floor.url], accounts);
+    for (let r = 0; r < opts.replicas; r++) floors.push(await startServer(ttlEnv(opts), undefined, join(import.meta.dirname, 'idle-floor-server.ts')));
+    workers = await startWorkers(floors.map((f) => f.url), accounts);
     await sleep(5_000);
-    return await idleCost([floor.child.pid!], opts.idle);
+    return await idleCost(floors.map((f) => f.child.pid!), opts.idle);
   } finally {
     for (const worker of workers) worker.child.kill('SIGKILL');
-    await floor.stop();
-    removeDataDir(floor.dataDir);
+    for (const floor of floors) {
+      await floor.stop();
+      removeDataDir(floor.dataDir);
+    }
   }
 }
 

@@ -1,8 +1,12 @@
 import type { Config } from './config.ts';
 import type { Store } from './store/types.ts';
+import { inPacedBatches } from './store/batches.ts';
 
-/** Rows dropped per transaction: a backlog goes in short transactions, never one long one. */
-const BATCH = 1_000;
+/**
+ * Rows dropped per transaction: a backlog goes in short transactions, never one long one. A
+ * batch of commands on a SQLite store of 5 million takes tens of milliseconds, on the event loop.
+ */
+const BATCH = 250;
 
 export interface Purged {
   keys: number;
@@ -18,19 +22,23 @@ type Periods = Pick<Config, 'idempotencyRetentionMs' | 'commandRetentionMs' | 'e
  * `now`. On PostgreSQL each purge runs in one replica at a time (the store's advisory lock).
  */
 export async function purgeExpired(store: Store, periods: Periods, now: number): Promise<Purged> {
-  // Keys first: a command whose key goes in this round can go with it.
-  const keys = await store.purgeIdempotencyKeys(now - periods.idempotencyRetentionMs);
-  const commands = await inBatches((limit) => store.purgeCommands(now - periods.commandRetentionMs, limit));
-  const events = await store.purgeEvents(now - periods.eventRetentionMs);
-  const attachments = await inBatches((limit) => store.purgeAttachments(now - periods.attachmentRetentionMs, limit));
-  return { keys, commands, events, attachments };
+  // One round at a time: the server's timer does not wait for a long round (a day's backlog) to end.
+  if (purging.has(store)) return { keys: 0, commands: 0, events: 0, attachments: 0 };
+  purging.add(store);
+  try {
+    return await purgeRound(store, periods, now);
+  } finally {
+    purging.delete(store);
+  }
 }
 
-async function inBatches(purge: (limit: number) => Promise<number>): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const dropped = await purge(BATCH);
-    total += dropped;
-    if (dropped < BATCH) return total;
-  }
+const purging = new WeakSet<Store>();
+
+async function purgeRound(store: Store, periods: Periods, now: number): Promise<Purged> {
+  // Keys first: a command whose key goes in this round can go with it.
+  const keys = await store.purgeIdempotencyKeys(now - periods.idempotencyRetentionMs);
+  const commands = await inPacedBatches((limit) => store.purgeCommands(now - periods.commandRetentionMs, limit), BATCH);
+  const events = await store.purgeEvents(now - periods.eventRetentionMs);
+  const attachments = await inPacedBatches((limit) => store.purgeAttachments(now - periods.attachmentRetentionMs, limit), BATCH);
+  return { keys, commands, events, attachments };
 }

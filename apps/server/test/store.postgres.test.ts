@@ -43,6 +43,15 @@ storeSuite('PostgresStore', open, {
   },
 });
 
+describe('PostgresStore: retention through indexes', () => {
+  it('finds the idempotency keys of a command it drops without reading every key', async () => {
+    const store = await open();
+    const indexes = await admin<{ indexdef: string }[]>`SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'idempotency_keys'`;
+    expect(indexes.map((i) => i.indexdef).some((def) => /\(command_id\)/.test(def))).toBe(true);
+    await store.close();
+  });
+});
+
 describe('PostgresStore connections', () => {
   /** Sessions of the store's application on the suite's database, listening ones aside. */
   async function sessions(): Promise<number> {

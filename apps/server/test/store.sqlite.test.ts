@@ -42,6 +42,17 @@ storeSuite('SqliteStore', () => open(), {
   },
 });
 
+describe('SqliteStore: retention through indexes', () => {
+  it('finds the idempotency keys of a command it drops, and rows past their period, without reading every row', async () => {
+    const store = (await open()) as SqliteStore;
+    const plan = (sql: string) => (store.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as Array<{ detail: string }>).map((r) => r.detail).join('; ');
+    expect(plan('SELECT 1 FROM idempotency_keys WHERE command_id = 1')).toMatch(/USING (COVERING )?INDEX idempotency_keys_command/);
+    expect(plan('SELECT id FROM events WHERE time < 1 LIMIT 10')).toMatch(/USING (COVERING )?INDEX events_time/);
+    expect(plan('SELECT 1 FROM platform_records WHERE recorded_at < 1')).toMatch(/USING (COVERING )?INDEX platform_records_recorded/);
+    await store.close();
+  });
+});
+
 describe('SqliteStore: a group SQLite rolls back on its own', () => {
   it('rejects every write of the group, and a write after it in the same turn begins a new group and commits', async () => {
     const store = (await open()) as SqliteStore;

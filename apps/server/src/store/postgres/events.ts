@@ -1,7 +1,11 @@
 import { StoreError, type EventRecord, type EventStore, type NewEvent } from '../types.ts';
 import { event } from '../rules/rows.ts';
+import { inPacedBatches } from '../batches.ts';
 import { CHANNEL } from './changes.ts';
 import { retentionTurn, type PostgresDb, type Tx } from './transaction.ts';
+
+/** Rows a purge drops per transaction (store/batches.ts). */
+const PURGE_BATCH = 1_000;
 
 /**
  * Appends `events` under the account's row lock, kept until COMMIT: the account's appends take
@@ -67,18 +71,32 @@ export function events(db: PostgresDb): EventStore {
       });
     },
 
-    purgeEvents(olderThan) {
-      return db.write(async (tx) => {
+    async purgeEvents(olderThan) {
+      // A backlog goes in short transactions, a batch each: a day of rows never holds the
+      // accounts' rows (which every append locks) for long, nor runs into the statement timeout.
+      const events = await inPacedBatches((size) => db.write(async (tx) => {
         if (!(await retentionTurn(tx))) return 0;
-        await tx`UPDATE accounts a SET events_purged_through = GREATEST(a.events_purged_through, p.through)
-          FROM (SELECT account_id, MAX(id) AS through FROM events WHERE time < ${olderThan} GROUP BY account_id) p
-          WHERE a.id = p.account_id`;
-        // A platform record is kept as long as its stream event: a re-report later than that is not expected.
-        await tx`DELETE FROM platform_records WHERE recorded_at < ${olderThan}`;
-        // Messages are kept as long as the events that reported them.
-        await tx`DELETE FROM messages WHERE recorded_at < ${olderThan}`;
-        return (await tx`DELETE FROM events WHERE time < ${olderThan}`).count;
-      });
+        // In the same transaction: no cursor at or past an account's events_purged_through misses a dropped event.
+        const [row] = await tx`WITH gone AS (DELETE FROM events WHERE (account_id, id) IN
+              (SELECT account_id, id FROM events WHERE time < ${olderThan} LIMIT ${size}) RETURNING account_id, id),
+            recorded AS (UPDATE accounts a SET events_purged_through = GREATEST(a.events_purged_through, p.through)
+              FROM (SELECT account_id, MAX(id) AS through FROM gone GROUP BY account_id) p WHERE a.id = p.account_id RETURNING 1)
+          SELECT (SELECT count(*) FROM gone)::int AS n, (SELECT count(*) FROM recorded)::int AS accounts`;
+        return row!.n as number;
+      }), PURGE_BATCH);
+      // A platform record is kept as long as its stream event: a re-report later than that is not expected.
+      await inPacedBatches((size) => db.write(async (tx) => {
+        if (!(await retentionTurn(tx))) return 0;
+        return (await tx`DELETE FROM platform_records WHERE ctid = ANY(ARRAY(
+          SELECT ctid FROM platform_records WHERE recorded_at < ${olderThan} LIMIT ${size}))`).count;
+      }), PURGE_BATCH);
+      // Messages are kept as long as the events that reported them.
+      await inPacedBatches((size) => db.write(async (tx) => {
+        if (!(await retentionTurn(tx))) return 0;
+        return (await tx`DELETE FROM messages WHERE ctid = ANY(ARRAY(
+          SELECT ctid FROM messages WHERE recorded_at < ${olderThan} LIMIT ${size}))`).count;
+      }), PURGE_BATCH);
+      return events;
     },
   };
 }

@@ -1,6 +1,10 @@
 import type { EventRecord, EventStore, NewEvent } from '../types.ts';
 import { event } from '../rules/rows.ts';
+import { inPacedBatches } from '../batches.ts';
 import type { SqliteDb } from './transaction.ts';
+
+/** Rows a purge drops per transaction (store/batches.ts). */
+const PURGE_BATCH = 250;
 
 /** Appends inside a write; SQLite's single writer gives ids in commit order. */
 export function insertEvents(db: SqliteDb, accountId: string, events: readonly NewEvent[]): EventRecord[] {
@@ -38,18 +42,29 @@ export function events(db: SqliteDb): EventStore {
       });
     },
 
-    purgeEvents(olderThan) {
-      return db.write(() => {
-        db.sql(
-          `UPDATE accounts SET events_purged_through = MAX(events_purged_through,
-             COALESCE((SELECT MAX(id) FROM events WHERE events.account_id = accounts.id AND time < ?), 0))`,
-        ).run(olderThan);
-        // A platform record is kept as long as its stream event: a re-report later than that is not expected.
-        db.sql('DELETE FROM platform_records WHERE recorded_at < ?').run(olderThan);
-        // Messages are kept as long as the events that reported them.
-        db.sql('DELETE FROM messages WHERE recorded_at < ?').run(olderThan);
-        return Number(db.sql('DELETE FROM events WHERE time < ?').run(olderThan).changes);
-      });
+    async purgeEvents(olderThan) {
+      // A backlog goes in short transactions, a batch each, through the time indexes (migration
+      // 007): a day of rows never holds the writer, or the event loop, for long.
+      const events = await inPacedBatches((size) => db.write(() => {
+        const gone = db.sql('DELETE FROM events WHERE id IN (SELECT id FROM events WHERE time < ? LIMIT ?) RETURNING account_id, id').all(olderThan, size);
+        // In the same transaction: no cursor at or past an account's events_purged_through misses a dropped event.
+        const through = new Map<string, number>();
+        for (const row of gone) through.set(row.account_id as string, Math.max(through.get(row.account_id as string) ?? 0, Number(row.id)));
+        const record = db.sql('UPDATE accounts SET events_purged_through = MAX(events_purged_through, ?) WHERE id = ?');
+        for (const [accountId, id] of through) record.run(id, accountId);
+        return gone.length;
+      }), PURGE_BATCH);
+      // A platform record is kept as long as its stream event: a re-report later than that is not expected.
+      await inPacedBatches((size) => db.write(() => Number(db.sql(
+        `DELETE FROM platform_records WHERE (account_id, conversation_id, type, identity) IN
+           (SELECT account_id, conversation_id, type, identity FROM platform_records WHERE recorded_at < ? LIMIT ?)`,
+      ).run(olderThan, size).changes)), PURGE_BATCH);
+      // Messages are kept as long as the events that reported them.
+      await inPacedBatches((size) => db.write(() => Number(db.sql(
+        `DELETE FROM messages WHERE (account_id, conversation_id, message_external_id) IN
+           (SELECT account_id, conversation_id, message_external_id FROM messages WHERE recorded_at < ? LIMIT ?)`,
+      ).run(olderThan, size).changes)), PURGE_BATCH);
+      return events;
     },
   };
 }
