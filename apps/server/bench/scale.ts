@@ -50,11 +50,12 @@ Options:
   --profile           profile the server (--cpu-prof) and print where its idle time goes
   --help              this text
 
-Ten thousand accounts, as the targets are set (about 8 minutes):
+Ten thousand accounts, as the targets are set (about 10 minutes; a server then holds 20,000
+connections, so its open-file limit, \`ulimit -n\`, must be above 20,100: the bench says so first):
   node_modules/node/bin/node apps/server/bench/scale.ts --accounts 10,1000,10000
 
-Twenty thousand on two PostgreSQL replicas:
-  node_modules/node/bin/node apps/server/bench/scale.ts --store postgres --replicas 2 --accounts 20000
+Twenty thousand on two PostgreSQL replicas, then a third joining:
+  node_modules/node/bin/node apps/server/bench/scale.ts --store postgres --replicas 2 --accounts 20000 --add-replica
 
 PostgreSQL is embedded from npm (fsync on) unless SWITCHBOARD_TEST_DATABASE_URL names a server.
 Build first (npx -y pnpm@10.34.9 build): the bench runs the bundled server.`;
