@@ -33,9 +33,14 @@ const elsewhere: Array<[RegExp, string]> = [
   [/ pnpm@[\d.]+ fuzz\b/, 'apps/server/test/fuzz.http.test.ts sends the fuzzer\'s requests (fewer)'],
   [/ pnpm@[\d.]+ (changeset|version-packages|release:dry|release)\b/, 'releases: tooling/src/release.ts, run by hand (release:dry publishes nothing)'],
   [/ install && npx -y pnpm@[\d.]+ bench$/, 'docs/benchmarks.md: about ten minutes, run by hand; its figures are on that page'],
+  [/apps\/server\/bench\/(scale|growth)\.ts(?! --help$)/, 'docs/benchmarks.md: ten to thirty minutes, run by hand; their figures are on that page (their --help runs here)'],
+  [/ pnpm@[\d.]+ build$/, 'tooling/src/start.ts builds the apps (turbo run build) before every start, which readme.test.ts runs'],
   [/ run package\b|npm install -g --prefix|\/opt\/switchboard\/bin\/switchboard /, 'tooling/src/switchboard-package.test.ts installs the package and runs it'],
   [/ pnpm@[\d.]+ start\b/, 'tooling/src/start-replicas.test.ts runs two starts on one database; readme.test.ts the first start'],
 ];
+
+/** The benchmarks page's `--help` commands, run by the test below. */
+const benchHelp = () => documentedCommands(read('docs/benchmarks.md')).filter((command) => command.endsWith(' --help'));
 
 const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-docs-'));
 let drop: (() => Promise<void>) | undefined;
@@ -46,12 +51,21 @@ afterAll(async () => {
 
 describe('every documented command is run by a test', () => {
   it('each command of README.md and docs/ is walked on the demo, run here, or run by the test or CI step named for it', () => {
-    const runHere = new Set(commandsOf(read('docs/postgresql.md'), 'One database for every server').map((s) => s.command));
+    const runHere = new Set([...commandsOf(read('docs/postgresql.md'), 'One database for every server').map((s) => s.command), ...benchHelp()]);
     const orphans = docs.flatMap((file) =>
       documentedCommands(read(file))
         .filter((command) => !walked.has(command) && !runHere.has(command) && !elsewhere.some(([pattern]) => pattern.test(command)))
         .map((command) => `${file}: ${command}`));
     expect(orphans).toEqual([]);
+  });
+
+  it('the benchmarks\' --help runs as written and says how to use the bench', { timeout: 60_000 }, async () => {
+    expect(benchHelp().length).toBeGreaterThan(0);
+    for (const command of benchHelp()) {
+      const [bin, ...args] = command.split(' ');
+      const { stdout } = await promisify(execFile)(join(root, bin!), args, { cwd: root });
+      expect(stdout, command).toMatch(/usage: /i);
+    }
   });
 
   it('the PostgreSQL guide\'s operator commands run as written on a PostgreSQL database', { timeout: 240_000 }, async () => {

@@ -1,5 +1,5 @@
 /**
- * A store that grows (issue 35): intake, the stream's JSON pages and SSE resume, the command read
+ * A store that grows: intake, the stream's JSON pages and SSE resume, the command read
  * and retention, each on an empty store and on one that holds millions of rows, on SQLite and on
  * PostgreSQL; and the longest POST while the server's own retention removes a day. The two
  * stores are measured in turns, round after round, each figure the median of the rounds, so a
@@ -32,7 +32,7 @@ import type { Store } from '../src/store/types.ts';
 import { benchRequest, median, type BenchRequest } from './setup.ts';
 import { paced, type PacedFigures } from './paced.ts';
 
-const HELP = `growth bench: each operation's cost on an empty store and on a filled one (issue 35)
+const HELP = `growth bench: each operation's cost on an empty store and on a filled one
 
 usage: node_modules/node/bin/node apps/server/bench/growth.ts [options]
 
@@ -44,7 +44,7 @@ usage: node_modules/node/bin/node apps/server/bench/growth.ts [options]
   --store LIST    sqlite,postgres (default both)
   --help          this text
 
-The defaults are the issue's full size: about 30 minutes for both stores on 2 cores. A quick look:
+The defaults are the targets' full size: about 30 minutes for both stores on 2 cores. A quick look:
   node_modules/node/bin/node apps/server/bench/growth.ts --events 200000 --commands 100000
 PostgreSQL is embedded from npm (fsync on); SWITCHBOARD_TEST_DATABASE_URL=postgres://… uses a
 server of yours (a database of its own, dropped at the end).`;
@@ -76,7 +76,7 @@ const DAY = 24 * HOUR;
 const SEED = { events: Math.max(200, Math.round(EVENTS / ACCOUNTS)), commands: Math.max(100, Math.round(COMMANDS / ACCOUNTS)) };
 const INTAKE_SECONDS = 4;
 const READS = 100;
-/** The steady intake during the retention round (the issue's rate). */
+/** The steady intake during the retention round (the targets' rate). */
 const RATE = 200;
 /** Within this much of the empty store's cost. */
 const WITHIN = 0.2;

@@ -60,7 +60,7 @@ Twenty thousand on two PostgreSQL replicas, then a third joining:
 PostgreSQL is embedded from npm (fsync on) unless SWITCHBOARD_TEST_DATABASE_URL names a server.
 Build first (npx -y pnpm@10.34.9 build): the bench runs the bundled server.`;
 
-/** Issue 35's targets. */
+/** The targets (docs/benchmarks.md, "Ten thousand accounts"). */
 const TARGET = { idleCpu: 10, idleRssMb: 500, postP99Ms: 10, settleP99Ms: 25 };
 const PER_WORKER = 2_500;
 
