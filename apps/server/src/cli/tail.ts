@@ -38,7 +38,11 @@ export async function tailCommand(store: Store, target: AccountRecord, from: str
   console.error(paint('dim', `stopped (--after ${after} goes on from here)`));
 }
 
-/** Calls `stop` on Ctrl-C (a key in a terminal this process owns), SIGINT or SIGTERM; the returned function undoes it all. */
+/**
+ * Calls `stop` on Ctrl-C (a key in a terminal this process owns), SIGINT or SIGTERM; the returned
+ * function gives the terminal back. The signal handlers stay until the process exits: a second
+ * SIGINT already on its way (pnpm passes one on after the group's) must not kill it as it ends.
+ */
 function onInterrupt(stop: () => void): () => void {
   const signals = ['SIGINT', 'SIGTERM'] as const;
   for (const signal of signals) process.on(signal, stop);
@@ -53,7 +57,6 @@ function onInterrupt(stop: () => void): () => void {
     stdin.on('data', onKey);
   }
   return () => {
-    for (const signal of signals) process.off(signal, stop);
     if (keys) {
       stdin.off('data', onKey);
       stdin.setRawMode(false);
