@@ -42,6 +42,12 @@ export async function insertEvents(tx: Tx, accountId: string, events: readonly N
 }
 
 export function events(db: PostgresDb): EventStore {
+  /** Drops `table`'s rows whose `time` is before `olderThan`, a paced batch at a time, on the replica whose retention turn it is. */
+  const purgeOlder = (table: string, time: string, olderThan: number) => inPacedBatches((size) => db.write(async (tx) => {
+    if (!(await retentionTurn(tx))) return 0;
+    return (await tx`DELETE FROM ${tx(table)} WHERE ctid = ANY(ARRAY(SELECT ctid FROM ${tx(table)} WHERE ${tx(time)} < ${olderThan} LIMIT ${size}))`).count;
+  }), PURGE_BATCH);
+
   const readEvents = (accountId: string, after: number, limit: number) =>
     db.read(async (sql) => (await sql`SELECT * FROM events WHERE account_id = ${accountId} AND id > ${after} ORDER BY id LIMIT ${limit}`).map(event));
   return {
@@ -80,22 +86,14 @@ export function events(db: PostgresDb): EventStore {
         const [row] = await tx`WITH gone AS (DELETE FROM events WHERE (account_id, id) IN
               (SELECT account_id, id FROM events WHERE time < ${olderThan} LIMIT ${size}) RETURNING account_id, id),
             recorded AS (UPDATE accounts a SET events_purged_through = GREATEST(a.events_purged_through, p.through)
-              FROM (SELECT account_id, MAX(id) AS through FROM gone GROUP BY account_id) p WHERE a.id = p.account_id RETURNING 1)
-          SELECT (SELECT count(*) FROM gone)::int AS n, (SELECT count(*) FROM recorded)::int AS accounts`;
+              FROM (SELECT account_id, MAX(id) AS through FROM gone GROUP BY account_id) p WHERE a.id = p.account_id)
+          SELECT (SELECT count(*) FROM gone)::int AS n`;
         return row!.n as number;
       }), PURGE_BATCH);
       // A platform record is kept as long as its stream event: a re-report later than that is not expected.
-      await inPacedBatches((size) => db.write(async (tx) => {
-        if (!(await retentionTurn(tx))) return 0;
-        return (await tx`DELETE FROM platform_records WHERE ctid = ANY(ARRAY(
-          SELECT ctid FROM platform_records WHERE recorded_at < ${olderThan} LIMIT ${size}))`).count;
-      }), PURGE_BATCH);
+      await purgeOlder('platform_records', 'recorded_at', olderThan);
       // Messages are kept as long as the events that reported them.
-      await inPacedBatches((size) => db.write(async (tx) => {
-        if (!(await retentionTurn(tx))) return 0;
-        return (await tx`DELETE FROM messages WHERE ctid = ANY(ARRAY(
-          SELECT ctid FROM messages WHERE recorded_at < ${olderThan} LIMIT ${size}))`).count;
-      }), PURGE_BATCH);
+      await purgeOlder('messages', 'recorded_at', olderThan);
       return events;
     },
   };

@@ -65,6 +65,16 @@ export class ReadCache {
     this.changedEntries.push([map as Map<string, unknown>, key, committed]);
   }
 
+  /** Where a write's savepoint begins, for `rolledBackTo`. */
+  savepoint(): number {
+    return this.changedEntries.length;
+  }
+
+  /** The write's savepoint was rolled back: what it changed is read again, not held. */
+  rolledBackTo(savepoint: number): void {
+    for (const change of this.changedEntries.slice(savepoint)) change[2] = undefined;
+  }
+
   /** The open group committed (or, `committed` false, was rolled back). */
   groupEnded(committed: boolean): void {
     if (this.stale) this.clear();

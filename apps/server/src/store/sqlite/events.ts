@@ -16,6 +16,11 @@ export function insertEvents(db: SqliteDb, accountId: string, events: readonly N
 }
 
 export function events(db: SqliteDb): EventStore {
+  /** Drops `table`'s rows whose `time` is before `olderThan`, by their primary `key`, a paced batch at a time. */
+  const purgeOlder = (table: string, key: string, time: string, olderThan: number) => inPacedBatches((size) => db.write(() => Number(db.sql(
+    `DELETE FROM ${table} WHERE (${key}) IN (SELECT ${key} FROM ${table} WHERE ${time} < ? LIMIT ?)`,
+  ).run(olderThan, size).changes)), PURGE_BATCH);
+
   const readEvents = (accountId: string, after: number, limit: number) =>
     db.read(() => db.query('SELECT * FROM events WHERE account_id = ? AND id > ? ORDER BY id LIMIT ?').all(accountId, after, limit).map(event));
   return {
@@ -55,15 +60,9 @@ export function events(db: SqliteDb): EventStore {
         return gone.length;
       }), PURGE_BATCH);
       // A platform record is kept as long as its stream event: a re-report later than that is not expected.
-      await inPacedBatches((size) => db.write(() => Number(db.sql(
-        `DELETE FROM platform_records WHERE (account_id, conversation_id, type, identity) IN
-           (SELECT account_id, conversation_id, type, identity FROM platform_records WHERE recorded_at < ? LIMIT ?)`,
-      ).run(olderThan, size).changes)), PURGE_BATCH);
+      await purgeOlder('platform_records', 'account_id, conversation_id, type, identity', 'recorded_at', olderThan);
       // Messages are kept as long as the events that reported them.
-      await inPacedBatches((size) => db.write(() => Number(db.sql(
-        `DELETE FROM messages WHERE (account_id, conversation_id, message_external_id) IN
-           (SELECT account_id, conversation_id, message_external_id FROM messages WHERE recorded_at < ? LIMIT ?)`,
-      ).run(olderThan, size).changes)), PURGE_BATCH);
+      await purgeOlder('messages', 'account_id, conversation_id, message_external_id', 'recorded_at', olderThan);
       return events;
     },
   };

@@ -75,6 +75,7 @@ export class SqliteDb {
       return Promise.reject(new StoreError('the transaction was rolled back'));
     }
     let result: T;
+    const changes = this.cache.savepoint();
     this.sql('SAVEPOINT w').run();
     try {
       result = fn();
@@ -85,6 +86,7 @@ export class SqliteDb {
       else {
         this.sql('ROLLBACK TO w').run();
         this.sql('RELEASE w').run();
+        this.cache.rolledBackTo(changes);
       }
       return Promise.reject(error);
     }
