@@ -58,6 +58,12 @@ compare(
   connectorBefore && apiBefore ? bundle(connectorBefore, { 'switchboard.yaml': apiBefore }) : undefined,
   bundle(current(specs.connector), { 'switchboard.yaml': apiAfter }),
 );
+const adminBefore = atRef(ref, specs.admin);
+compare(
+  'specs/openapi/admin.yaml',
+  adminBefore && apiBefore ? bundle(adminBefore, { 'switchboard.yaml': apiBefore }) : undefined,
+  bundle(current(specs.admin), { 'switchboard.yaml': apiAfter }),
+);
 const streamBefore = atRef(ref, specs.events);
 compare('specs/asyncapi/stream.yaml', streamBefore && streamAsOpenApi(streamBefore), streamAsOpenApi(current(specs.events)));
 

@@ -188,33 +188,37 @@ function httpStatus(value: Json | undefined, where: string): number {
   return value;
 }
 
-/** The ConnectorErrorCode enum, each code with its status from the schema's `x-status` map. */
-function connectorErrorEntries(connector: JsonObject): Array<{ code: string; status: number; entry: string }> {
-  const schema = schemaOf(connector, 'ConnectorErrorCode', specs.connector);
-  const codes = enumOf(schema, 'ConnectorErrorCode');
+/** An enum of error codes (ConnectorErrorCode, AdminErrorCode), each code with its status from the schema's `x-status` map. */
+function statusEnumEntries(doc: JsonObject, name: string, file: string): Array<{ code: string; status: number; entry: string }> {
+  const schema = schemaOf(doc, name, file);
+  const codes = enumOf(schema, name);
   const statuses = schema['x-status'];
-  if (!isObject(statuses)) throw new Error('ConnectorErrorCode: expected an x-status map of code to status');
+  if (!isObject(statuses)) throw new Error(`${name}: expected an x-status map of code to status`);
   const extra = Object.keys(statuses).filter((c) => !codes.includes(c));
-  if (extra.length) throw new Error(`ConnectorErrorCode: x-status names codes the enum does not have: ${extra.join(', ')}`);
+  if (extra.length) throw new Error(`${name}: x-status names codes the enum does not have: ${extra.join(', ')}`);
   return codes.map((code) => {
-    const status = httpStatus(statuses[code], `ConnectorErrorCode ${code}`);
+    const status = httpStatus(statuses[code], `${name} ${code}`);
     return { code, status, entry: `  ${code}: { status: ${status} },` };
   });
 }
 
-function catalogFile(api: JsonObject, connector: JsonObject): string {
+function catalogFile(api: JsonObject, connector: JsonObject, admin: JsonObject): string {
   const errors = errorEntries(api);
-  const connectorErrors = connectorErrorEntries(connector);
-  for (const { code, status } of connectorErrors) {
-    const shared = errors.find((e) => e.code === code);
-    if (shared && shared.status !== status) throw new Error(`ConnectorErrorCode ${code}: x-status ${status} differs from the public API's ${shared.status}`);
+  const connectorErrors = statusEnumEntries(connector, 'ConnectorErrorCode', specs.connector);
+  const adminErrors = statusEnumEntries(admin, 'AdminErrorCode', specs.admin);
+  for (const [name, entries] of [['ConnectorErrorCode', connectorErrors], ['AdminErrorCode', adminErrors]] as const) {
+    for (const { code, status } of entries) {
+      const shared = errors.find((e) => e.code === code);
+      if (shared && shared.status !== status) throw new Error(`${name} ${code}: x-status ${status} differs from the public API's ${shared.status}`);
+    }
   }
   const settlementCodes = oneOfConsts(schemaOf(api, 'SettlementCode', specs.api), 'SettlementCode');
   const settlementEntries = (schemaOf(api, 'SettlementCode', specs.api)['oneOf'] as JsonObject[]).map((b) => `  ${b['const']}: { description: ${str(String(b['description'] ?? ''))} },`);
   const list = (codes: string[]) => codes.map((c) => `  ${str(c)},`).join('\n');
   return `// Generated from specs/ by tooling; do not edit.
 // Source: ${relative(repoRoot, specs.api)} (components.schemas.ErrorCode and SettlementCode) and
-// ${relative(repoRoot, specs.connector)} (components.schemas.ConnectorErrorCode).
+// ${relative(repoRoot, specs.connector)} (components.schemas.ConnectorErrorCode) and
+// ${relative(repoRoot, specs.admin)} (components.schemas.AdminErrorCode).
 
 export const errorCodes = [
 ${list(errors.map((e) => e.code))}
@@ -246,6 +250,17 @@ export type ConnectorErrorCode = (typeof connectorErrorCodes)[number];
 export const connectorErrorCatalog: Record<ConnectorErrorCode, { status: number }> = {
 ${connectorErrors.map((e) => e.entry).join('\n')}
 };
+
+/** The admin API's error codes; those it shares with the public API carry the same status. */
+export const adminErrorCodes = [
+${list(adminErrors.map((e) => e.code))}
+] as const;
+
+export type AdminErrorCode = (typeof adminErrorCodes)[number];
+
+export const adminErrorCatalog: Record<AdminErrorCode, { status: number }> = {
+${adminErrors.map((e) => e.entry).join('\n')}
+};
 `;
 }
 
@@ -253,6 +268,7 @@ export async function generate(): Promise<void> {
   const docs = {
     api: await bundleOpenApi(specs.api),
     connector: await bundleOpenApi(specs.connector),
+    admin: await bundleOpenApi(specs.admin),
     events: await eventsDocument(),
   };
   for (const doc of Object.values(docs)) addDiscriminatorMappings(doc);
@@ -260,7 +276,7 @@ export async function generate(): Promise<void> {
   // Build everything in a scratch folder first, so a failure leaves generated/ as it was.
   const scratch = mkdtempSync(join(tmpdir(), 'switchboard-generate-'));
   try {
-    const jsonNames = { api: 'openapi.json', connector: 'connector.openapi.json', events: 'events.openapi.json' };
+    const jsonNames = { api: 'openapi.json', connector: 'connector.openapi.json', admin: 'admin.openapi.json', events: 'events.openapi.json' };
     for (const [folder, doc] of Object.entries(docs) as Array<[keyof typeof docs, JsonObject]>) {
       const spec = specs[folder];
       const dir = join(scratch, folder);
@@ -273,7 +289,7 @@ export async function generate(): Promise<void> {
       const json = { 'x-generated': header(spec, how), ...doc };
       writeFileSync(join(scratch, jsonNames[folder]), `${JSON.stringify(json, null, 2)}\n`);
     }
-    writeFileSync(join(scratch, 'catalog.ts'), catalogFile(docs.api, docs.connector));
+    writeFileSync(join(scratch, 'catalog.ts'), catalogFile(docs.api, docs.connector, docs.admin));
     writeFileSync(join(scratch, 'commands.ts'), commandTableFile(docs.api, docs.events));
 
     // Replace generated/ wholesale so files of removed schemas or specs disappear.

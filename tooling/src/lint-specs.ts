@@ -6,7 +6,7 @@ import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import spectralCore, { type RulesetDefinition } from '@stoplight/spectral-core';
 import spectralParsers from '@stoplight/spectral-parsers';
-import { connectorRuleset, publicApiRuleset } from './owasp-ruleset.ts';
+import { adminRuleset, connectorRuleset, publicApiRuleset } from './owasp-ruleset.ts';
 import { styleText } from 'node:util';
 import { DiagnosticSeverity, Parser } from '@asyncapi/parser';
 import { formatProblems, getTotals, lint, loadConfig } from '@redocly/openapi-core';
@@ -17,7 +17,7 @@ type Line = { ok: boolean; text: string };
 async function lintOpenApi(): Promise<Line[]> {
   const config = await loadConfig({ configPath: redoclyConfig });
   const lines: Line[] = [];
-  for (const file of [specs.api, specs.connector]) {
+  for (const file of [specs.api, specs.connector, specs.admin]) {
     const problems = await lint({ ref: file, config }).catch((error: Error) => error);
     if (problems instanceof Error) {
       lines.push({ ok: false, text: `${relative(repoRoot, file)}: ${problems.message}` }); // e.g. a YAML syntax error
@@ -41,7 +41,7 @@ async function lintOwasp(): Promise<Line[]> {
   const { Document, Ruleset, Spectral } = spectralCore;
   const source = fileURLToPath(new URL('./owasp-ruleset.ts', import.meta.url));
   const lines: Line[] = [];
-  for (const [file, definition] of [[specs.api, publicApiRuleset], [specs.connector, connectorRuleset]] as Array<[string, RulesetDefinition]>) {
+  for (const [file, definition] of [[specs.api, publicApiRuleset], [specs.connector, connectorRuleset], [specs.admin, adminRuleset]] as Array<[string, RulesetDefinition]>) {
     const spectral = new Spectral();
     spectral.setRuleset(new Ruleset(definition, { source }));
     const results = await spectral.run(new Document(readFileSync(file, 'utf8'), spectralParsers.Yaml, file));

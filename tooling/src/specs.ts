@@ -7,6 +7,7 @@ export const redoclyConfig = join(repoRoot, 'redocly.yaml');
 export const specs = {
   api: join(repoRoot, 'specs/openapi/switchboard.yaml'),
   connector: join(repoRoot, 'specs/openapi/connector.yaml'),
+  admin: join(repoRoot, 'specs/openapi/admin.yaml'),
   events: join(repoRoot, 'specs/asyncapi/stream.yaml'),
 } as const;
 

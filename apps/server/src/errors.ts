@@ -1,11 +1,13 @@
-import { connectorErrorCatalog, errorCatalog, type ConnectorErrorCode, type ErrorCode } from '@switchboard/contracts';
+import { adminErrorCatalog, connectorErrorCatalog, errorCatalog, type AdminErrorCode, type ConnectorErrorCode, type ErrorCode } from '@switchboard/contracts';
 
-/** A code of the public API's catalog or of the connector protocol's. */
-export type Code = ErrorCode | ConnectorErrorCode;
+/** A code of the public API's catalog, the connector protocol's or the admin API's. */
+export type Code = ErrorCode | ConnectorErrorCode | AdminErrorCode;
 
-/** The HTTP status the catalogs give `code` (the two agree on the codes they share). */
+/** The HTTP status the catalogs give `code` (they agree on the codes they share). */
 export function statusOf(code: Code): number {
-  return code in errorCatalog ? errorCatalog[code as ErrorCode].status : connectorErrorCatalog[code as ConnectorErrorCode].status;
+  if (code in errorCatalog) return errorCatalog[code as ErrorCode].status;
+  if (code in connectorErrorCatalog) return connectorErrorCatalog[code as ConnectorErrorCode].status;
+  return adminErrorCatalog[code as AdminErrorCode].status;
 }
 
 /**

@@ -10,11 +10,14 @@ import type { components as EventComponents } from './generated/events/types.ts'
 export type { paths, components, operations } from './generated/api/types.ts';
 export type { paths as ConnectorPaths, components as ConnectorComponents } from './generated/connector/types.ts';
 export type { components as EventComponents } from './generated/events/types.ts';
+export type { paths as AdminPaths, components as AdminComponents } from './generated/admin/types.ts';
 
 /** zod validators of the public API's schemas (`schemas.zMessageSendPayload`, ...). */
 export * as schemas from './generated/api/zod.gen.ts';
 /** zod validators of the connector protocol. */
 export * as connectorSchemas from './generated/connector/zod.gen.ts';
+/** zod validators of the admin API. */
+export * as adminSchemas from './generated/admin/zod.gen.ts';
 /** zod validators of the response stream's events. */
 export * as eventSchemas from './generated/events/zod.gen.ts';
 

@@ -1,6 +1,7 @@
 // Generated from specs/ by tooling; do not edit.
 // Source: specs/openapi/switchboard.yaml (components.schemas.ErrorCode and SettlementCode) and
-// specs/openapi/connector.yaml (components.schemas.ConnectorErrorCode).
+// specs/openapi/connector.yaml (components.schemas.ConnectorErrorCode) and
+// specs/openapi/admin.yaml (components.schemas.AdminErrorCode).
 
 export const errorCodes = [
   'body_too_large',
@@ -135,4 +136,53 @@ export const connectorErrorCatalog: Record<ConnectorErrorCode, { status: number 
   command_not_found: { status: 404 },
   already_settled: { status: 409 },
   not_dispatched: { status: 409 },
+};
+
+/** The admin API's error codes; those it shares with the public API carry the same status. */
+export const adminErrorCodes = [
+  'bad_request',
+  'invalid_query',
+  'invalid_body',
+  'unsupported_media_type',
+  'unauthenticated',
+  'forbidden',
+  'not_found',
+  'account_not_found',
+  'key_not_found',
+  'command_not_found',
+  'webhook_endpoint_not_found',
+  'event_not_found',
+  'method_not_allowed',
+  'account_exists',
+  'request_timeout',
+  'cursor_expired',
+  'headers_too_large',
+  'rate_limited',
+  'internal',
+  'not_implemented',
+] as const;
+
+export type AdminErrorCode = (typeof adminErrorCodes)[number];
+
+export const adminErrorCatalog: Record<AdminErrorCode, { status: number }> = {
+  bad_request: { status: 400 },
+  invalid_query: { status: 400 },
+  invalid_body: { status: 400 },
+  unsupported_media_type: { status: 415 },
+  unauthenticated: { status: 401 },
+  forbidden: { status: 403 },
+  not_found: { status: 404 },
+  account_not_found: { status: 404 },
+  key_not_found: { status: 404 },
+  command_not_found: { status: 404 },
+  webhook_endpoint_not_found: { status: 404 },
+  event_not_found: { status: 404 },
+  method_not_allowed: { status: 405 },
+  account_exists: { status: 409 },
+  request_timeout: { status: 408 },
+  cursor_expired: { status: 410 },
+  headers_too_large: { status: 431 },
+  rate_limited: { status: 429 },
+  internal: { status: 500 },
+  not_implemented: { status: 501 },
 };
