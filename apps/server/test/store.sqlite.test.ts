@@ -1,11 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { raceTwoProcesses } from '@switchboard/testkit';
 import { createIdSource } from '../src/ids.ts';
 import { openSqliteStore, type SqliteStore } from '../src/store/sqlite/store.ts';
+import { migrations } from '../src/store/sqlite/migrations/index.ts';
 import type { NewCommand, Store } from '../src/store/types.ts';
 import { storeSuite } from './store.suite.ts';
 
@@ -49,6 +50,35 @@ describe('SqliteStore: retention through indexes', () => {
     expect(plan('SELECT 1 FROM idempotency_keys WHERE command_id = 1')).toMatch(/USING (COVERING )?INDEX idempotency_keys_command/);
     expect(plan('SELECT id FROM events WHERE time < 1 LIMIT 10')).toMatch(/USING (COVERING )?INDEX events_time/);
     expect(plan('SELECT 1 FROM platform_records WHERE recorded_at < 1')).toMatch(/USING (COVERING )?INDEX platform_records_recorded/);
+    await store.close();
+  });
+
+  it('serves the admin API\'s searches and counts across accounts through indexes', async () => {
+    const store = (await open()) as SqliteStore;
+    const plan = (sql: string) => (store.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as Array<{ detail: string }>).map((r) => r.detail).join('; ');
+    expect(plan("SELECT * FROM commands WHERE account_id = 'a' AND id < 'x' ORDER BY id DESC LIMIT 51")).toMatch(/USING INDEX commands_account/);
+    expect(plan("SELECT * FROM commands WHERE id < 'x' ORDER BY id DESC LIMIT 51")).toMatch(/USING INDEX sqlite_autoindex_commands_1/);
+    expect(plan('SELECT created_at / 60000 * 60000, COUNT(*) FROM commands WHERE created_at >= 1 GROUP BY 1')).toMatch(/USING (COVERING )?INDEX commands_created/);
+    expect(plan('SELECT settled_at / 60000 * 60000, status, COUNT(*) FROM commands WHERE settled_at >= 1 GROUP BY 1, 2')).toMatch(/USING INDEX commands_settled/);
+    await store.close();
+  });
+});
+
+describe('SqliteStore: upgrading to the admin schema (008)', () => {
+  it('records the epochs of the leases held before it, and leaves existing commands undispatched-at', async () => {
+    const dataDir = join(root, newId());
+    mkdirSync(dataDir);
+    const before = new DatabaseSync(join(dataDir, 'switchboard.db'));
+    for (const migration of migrations.slice(0, 7)) before.exec(migration);
+    before.exec(`PRAGMA user_version = 7;
+      INSERT INTO accounts (id, name, created_at) VALUES ('a1', 'one', 0);
+      INSERT INTO leases (account_id, host_id, epoch, os_major_version, capabilities, acquired_at, expires_at) VALUES ('a1', 'h-old', 4, 15, '[]', 5, 10);
+      INSERT INTO commands (id, account_id, type, routing_path, status, target, payload, logical_action_id, created_at, dispatch_epoch)
+        VALUES ('c1', 'a1', 'message.send', 'agent-turn', 'queued', '{}', '{}', 'c1', 0, 4);`);
+    before.close();
+    const store = await open(dataDir);
+    expect(await store.leaseHolder('a1', 4)).toBe('h-old');
+    expect(await store.findCommand('c1')).toMatchObject({ dispatchEpoch: 4, dispatchedAt: null });
     await store.close();
   });
 });

@@ -514,7 +514,7 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         const a = await account();
         const input = newCommand(a.id, { routingPath: 'admin', type: 'group.update', conversationId: newId() });
         const result = await store.acceptCommand(input, T0 - 48 * HOUR);
-        const expected = { ...input, status: 'queued', errorCode: null, errorMessage: null, errorPath: null, settledAt: null, dispatchEpoch: null };
+        const expected = { ...input, status: 'queued', errorCode: null, errorMessage: null, errorPath: null, settledAt: null, dispatchEpoch: null, dispatchedAt: null };
         expect(result).toEqual({ disposition: 'queued', command: expected });
         expect(await store.getCommand(a.id, input.id)).toEqual(expected);
         expect(await store.getCommand((await account()).id, input.id)).toBeNull();
@@ -943,6 +943,190 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         expect(await store.renewLease(a.id, l.epoch, T0 + 2, 10_000)).toBeNull();
         const other = await store.acquireLease({ accountId: a.id, hostId: 'h2', osMajorVersion: 15, capabilities: [] }, T0 + 2, 10_000);
         expect(other).toMatchObject({ ok: true, value: { hostId: 'h2', epoch: l.epoch + 1 } });
+      });
+    });
+
+    describe('admin: operator keys and the audit log', () => {
+      it('finds a live operator key by hash; lists keys without hashes; a revoked key is found no more and keeps its first revocation', async () => {
+        const full = await store.createOperatorKey({ id: newId(), role: 'full', prefix: 'sbo_abc', label: 'ops', createdAt: T0, hash: hash('op-1') });
+        const reader = await store.createOperatorKey({ id: newId(), role: 'read-only', prefix: 'sbo_def', label: 'dash', createdAt: T0 + 1, hash: hash('op-2') });
+        expect(full).toEqual({ id: full.id, role: 'full', prefix: 'sbo_abc', label: 'ops', createdAt: T0, revokedAt: null });
+        const found = await store.findOperatorKeyByHash(hash('op-2'));
+        expect(found).toMatchObject(reader);
+        expect(Buffer.from(found!.hash).equals(hash('op-2'))).toBe(true);
+        expect(await store.findOperatorKeyByHash(hash('op-3'))).toBeNull();
+        // An account's credential is no operator key.
+        const a = await account();
+        await store.createCredential({ id: newId(), accountId: a.id, kind: 'account', prefix: 'sb_1', label: '', createdAt: T0, hash: hash('api-key') });
+        expect(await store.findOperatorKeyByHash(hash('api-key'))).toBeNull();
+        const listed = await store.listOperatorKeys();
+        expect(listed).toEqual([full, reader]);
+        for (const key of listed) expect(key).not.toHaveProperty('hash');
+        expect(await store.revokeOperatorKey(full.id, T0 + 5)).toEqual({ ...full, revokedAt: T0 + 5 });
+        expect(await store.findOperatorKeyByHash(hash('op-1'))).toBeNull();
+        expect(await store.revokeOperatorKey(full.id, T0 + 9)).toEqual({ ...full, revokedAt: T0 + 5 });
+        expect(await store.listOperatorKeys()).toEqual([{ ...full, revokedAt: T0 + 5 }, reader]);
+        expect(await store.revokeOperatorKey(newId(), T0)).toBeNull();
+      });
+
+      it('gets any credential by id, revoked or not', async () => {
+        const a = await account();
+        const c = await store.createCredential({ id: newId(), accountId: a.id, kind: 'connector', prefix: 'sbc_1', label: 'host', createdAt: T0, hash: hash('c-1') });
+        expect(await store.getCredential(c.id)).toEqual(c);
+        await store.revokeCredential(c.id, T0 + 1);
+        expect(await store.getCredential(c.id)).toEqual({ ...c, revokedAt: T0 + 1 });
+        expect(await store.getCredential(newId())).toBeNull();
+      });
+
+      it('appends audit records with growing ids and lists them newest first, a page at a time', async () => {
+        const key = await store.createOperatorKey({ id: newId(), role: 'full', prefix: 'sbo_1', label: '', createdAt: T0, hash: hash('op') });
+        const appended = [];
+        for (let i = 0; i < 5; i++) {
+          appended.push(await store.appendAudit({
+            at: T0 + i, operatorKeyId: i % 2 === 0 ? key.id : null, action: `account.pause`, accountId: i === 0 ? null : `acct-${i}`, subject: i === 4 ? null : `s-${i}`,
+            detail: { paused: i % 2 === 0, nested: { n: i, list: ['x'] } },
+          }));
+        }
+        expect(appended[0]).toEqual({ id: appended[0]!.id, at: T0, operatorKeyId: key.id, action: 'account.pause', accountId: null, subject: 's-0', detail: { paused: true, nested: { n: 0, list: ['x'] } } });
+        for (let i = 1; i < 5; i++) expect(appended[i]!.id).toBeGreaterThan(appended[i - 1]!.id);
+        const first = await store.listAudit(2, null);
+        expect(first.items).toEqual([appended[4], appended[3]]);
+        const second = await store.listAudit(2, first.nextCursor);
+        expect(second.items).toEqual([appended[2], appended[1]]);
+        const last = await store.listAudit(2, second.nextCursor);
+        expect(last).toEqual({ items: [appended[0]], nextCursor: null });
+        expect(await store.listAudit(10, null)).toEqual({ items: [...appended].reverse(), nextCursor: null });
+      });
+    });
+
+    describe('admin: commands across accounts', () => {
+      it('finds a command of any account by id', async () => {
+        const a = await account();
+        const c = newCommand(a.id);
+        const { command } = await store.acceptCommand(c, 0);
+        expect(await store.findCommand(c.id)).toEqual(command);
+        expect(await store.findCommand(newId())).toBeNull();
+      });
+
+      it('a dispatch records when it happened, with the epoch', async () => {
+        const a = await account();
+        const c = newCommand(a.id);
+        expect((await store.acceptCommand(c, 0)).command.dispatchedAt).toBeNull();
+        const l = await lease(a.id);
+        const [dispatched] = (await handed(store.dispatchCommands(a.id, l.epoch, 10, [], T0 + 7, TTL)))!;
+        expect(dispatched).toMatchObject({ id: c.id, dispatchEpoch: l.epoch, dispatchedAt: T0 + 7 });
+        expect(await store.getCommand(a.id, c.id)).toMatchObject({ dispatchEpoch: l.epoch, dispatchedAt: T0 + 7 });
+        // Handed out again to a new epoch: both change together.
+        const next = await lease(a.id, 'host-b', T0 + TTL + 10);
+        await handed(store.dispatchCommands(a.id, next.epoch, 10, [], T0 + TTL + 20, TTL));
+        expect(await store.findCommand(c.id)).toMatchObject({ dispatchEpoch: next.epoch, dispatchedAt: T0 + TTL + 20 });
+        await store.settleCommand(settlement(a.id, c.id, next.epoch, { at: T0 + TTL + 30 }));
+        expect(await store.findCommand(c.id)).toMatchObject({ status: 'succeeded', dispatchedAt: T0 + TTL + 20, settledAt: T0 + TTL + 30 });
+      });
+
+      /** Two accounts' commands: a's three (one succeeded, one failed), b's two of another type, accepted a minute apart. */
+      async function searched() {
+        const a = await account();
+        const b = await account();
+        const made = [
+          newCommand(a.id, { createdAt: T0 }),
+          newCommand(b.id, { createdAt: T0 + 60_000, type: 'group.update', target: { kind: 'conversation', conversationId: 'g' }, payload: { name: 'x' } }),
+          newCommand(a.id, { createdAt: T0 + 120_000 }),
+          newCommand(a.id, { createdAt: T0 + 180_000 }),
+          newCommand(b.id, { createdAt: T0 + 240_000, type: 'group.update', target: { kind: 'conversation', conversationId: 'g' }, payload: { name: 'y' } }),
+        ];
+        for (const c of made) await store.acceptCommand(c, 0);
+        const l = await lease(a.id, 'host-a', T0, HOUR);
+        await handed(store.dispatchCommands(a.id, l.epoch, 10, [], T0, TTL));
+        await store.settleCommand(settlement(a.id, made[0]!.id, l.epoch, { at: T0 + 30_000 }));
+        await store.settleCommand(settlement(a.id, made[2]!.id, l.epoch, { at: T0 + 150_000, status: 'failed', errorCode: 'gateway_rejected' }));
+        return { a, b, ids: made.map((c) => c.id) };
+      }
+      const ids = (page: { items: Array<{ id: string }> }) => page.items.map((c) => c.id);
+
+      it('lists every account\'s commands newest first, a page at a time, the cursor carrying across pages', async () => {
+        const { ids: made } = await searched();
+        const newest = [...made].reverse();
+        const first = await store.listCommands({}, 2, null);
+        expect(ids(first)).toEqual(newest.slice(0, 2));
+        expect(first.nextCursor).not.toBeNull();
+        const second = await store.listCommands({}, 2, first.nextCursor);
+        expect(ids(second)).toEqual(newest.slice(2, 4));
+        const third = await store.listCommands({}, 2, second.nextCursor);
+        expect(third.nextCursor).toBeNull();
+        expect(ids(third)).toEqual(newest.slice(4));
+        expect((await store.listCommands({}, 5, null)).nextCursor).toBeNull();
+        expect(first.items[0]).toEqual(await store.findCommand(newest[0]!));
+      });
+
+      it('filters by account, status, settlement code, type and acceptance time, and combines them', async () => {
+        const { a, b, ids: [c0, c1, c2, c3, c4] } = await searched();
+        expect(ids(await store.listCommands({ accountId: a.id }, 10, null))).toEqual([c3, c2, c0]);
+        expect(ids(await store.listCommands({ accountId: b.id }, 10, null))).toEqual([c4, c1]);
+        expect(ids(await store.listCommands({ status: 'queued' }, 10, null))).toEqual([c4, c3, c1]);
+        expect(ids(await store.listCommands({ status: 'succeeded' }, 10, null))).toEqual([c0]);
+        expect(ids(await store.listCommands({ errorCode: 'gateway_rejected' }, 10, null))).toEqual([c2]);
+        expect(ids(await store.listCommands({ errorCode: 'stale_target' }, 10, null))).toEqual([]);
+        expect(ids(await store.listCommands({ type: 'group.update' }, 10, null))).toEqual([c4, c1]);
+        expect(ids(await store.listCommands({ createdFrom: T0 + 60_000 }, 10, null))).toEqual([c4, c3, c2, c1]);
+        expect(ids(await store.listCommands({ createdBefore: T0 + 60_000 }, 10, null))).toEqual([c0]);
+        expect(ids(await store.listCommands({ createdFrom: T0 + 60_000, createdBefore: T0 + 180_000 }, 10, null))).toEqual([c2, c1]);
+        expect(ids(await store.listCommands({ accountId: a.id, status: 'queued', type: 'message.send', createdFrom: T0 }, 10, null))).toEqual([c3]);
+        const page = await store.listCommands({ accountId: a.id }, 1, null);
+        expect(ids(page)).toEqual([c3]);
+        const rest = await store.listCommands({ accountId: a.id }, 5, page.nextCursor);
+        expect(rest).toMatchObject({ nextCursor: null });
+        expect(ids(rest)).toEqual([c2, c0]);
+      });
+
+      it('counts commands accepted, succeeded and failed by minute since a time, and failures by settlement code', async () => {
+        await searched();
+        expect(await store.commandCounts(T0)).toEqual({
+          minutes: [
+            { minute: T0, accepted: 1, succeeded: 1, failed: 0 },
+            { minute: T0 + 60_000, accepted: 1, succeeded: 0, failed: 0 },
+            { minute: T0 + 120_000, accepted: 1, succeeded: 0, failed: 1 },
+            { minute: T0 + 180_000, accepted: 1, succeeded: 0, failed: 0 },
+            { minute: T0 + 240_000, accepted: 1, succeeded: 0, failed: 0 },
+          ],
+          failures: [{ code: 'gateway_rejected', count: 1 }],
+        });
+        // Since within a minute: what happened before it is left out, its minute still starts on the minute.
+        expect(await store.commandCounts(T0 + 150_000)).toEqual({
+          minutes: [
+            { minute: T0 + 120_000, accepted: 0, succeeded: 0, failed: 1 },
+            { minute: T0 + 180_000, accepted: 1, succeeded: 0, failed: 0 },
+            { minute: T0 + 240_000, accepted: 1, succeeded: 0, failed: 0 },
+          ],
+          failures: [{ code: 'gateway_rejected', count: 1 }],
+        });
+        expect(await store.commandCounts(T0 + HOUR)).toEqual({ minutes: [], failures: [] });
+      });
+
+      it('says whether sending is paused for every account, not for one', async () => {
+        const a = await account();
+        expect(await store.outboundPausedForAll()).toBe(false);
+        await store.setOutboundPaused(a.id, true);
+        expect(await store.outboundPausedForAll()).toBe(false);
+        await store.setOutboundPaused(null, true);
+        expect(await store.outboundPausedForAll()).toBe(true);
+        await store.setOutboundPaused(null, false);
+        expect(await store.outboundPausedForAll()).toBe(false);
+      });
+
+      it('names the host that acquired each epoch, through takeovers', async () => {
+        const a = await account();
+        const first = await lease(a.id, 'h1', T0, 1_000);
+        expect(await store.leaseHolder(a.id, first.epoch)).toBe('h1');
+        // Refused while live: nothing recorded.
+        expect((await store.acquireLease({ accountId: a.id, hostId: 'h2', osMajorVersion: 15, capabilities: [] }, T0 + 1, 1_000)).ok).toBe(false);
+        expect(await store.leaseHolder(a.id, first.epoch + 1)).toBeNull();
+        const takeover = await lease(a.id, 'h2', T0 + 1_000, 1_000);
+        const again = await lease(a.id, 'h2', T0 + 1_500, 1_000);
+        expect(await store.leaseHolder(a.id, first.epoch)).toBe('h1');
+        expect(await store.leaseHolder(a.id, takeover.epoch)).toBe('h2');
+        expect(await store.leaseHolder(a.id, again.epoch)).toBe('h2');
+        expect(await store.leaseHolder((await account()).id, 1)).toBeNull();
       });
     });
 

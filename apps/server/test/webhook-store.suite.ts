@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createIdSource } from '../src/ids.ts';
 import type { Store } from '../src/store/types.ts';
-import type { WebhookStore } from '../src/store/webhooks.ts';
+import type { DeliveryAttempt, WebhookStore } from '../src/store/webhooks.ts';
 
 const newId = createIdSource().next;
 const T0 = Date.UTC(2026, 0, 1);
@@ -28,7 +28,9 @@ export function webhookStoreSuite(name: string, factory: () => Promise<Store>, r
     }
 
     const append = (accountId: string, n = 1) => store.appendEvents(accountId, Array.from({ length: n }, () => ({ type: 'webhook.test', time: T0, data: {} })));
-    const attempt = (eventId: number, status: number | null = 200) => ({ eventId, attempt: 1, at: T0, status, error: status === null ? 'timeout' : null, latencyMs: 3 });
+    const attempt = (eventId: number, status: number | null = 200): DeliveryAttempt => ({
+      eventId, attempt: 1, at: T0, status, error: status === null ? 'timeout' : null, latencyMs: 3, responseBody: status === null ? null : 'ok', resend: false,
+    });
 
     it('a new endpoint starts at the account\'s newest event, and has nothing due until a later one commits', async () => {
       const { account, endpoint, before } = await setup(3);
@@ -150,6 +152,58 @@ export function webhookStoreSuite(name: string, factory: () => Promise<Store>, r
       expect((await hooks.backlogs(null)).get(endpoint.id)).toBe(2);
       expect(await hooks.deleteEndpoint(account.id, endpoint.id)).toBe(true);
       expect(await hooks.listEndpoints(account.id)).toEqual([]);
+    });
+
+    it('each attempt keeps what the receiver answered (its first KiB of body); none answered, none kept', async () => {
+      const { account, endpoint } = await setup();
+      const [e1, e2] = await append(account.id, 2);
+      const [claim] = await hooks.claimDue('a', T0, TTL, 10);
+      await hooks.recordAttempt({ endpointId: endpoint.id, token: claim!.token, cursor: endpoint.cursor, delivery: { ...attempt(e1!.id), responseBody: 'ünïcode ✓' }, outcome: { kind: 'delivered', claimUntil: T0 + TTL } });
+      await hooks.recordAttempt({ endpointId: endpoint.id, token: claim!.token, cursor: e1!.id, delivery: attempt(e2!.id, null), outcome: { kind: 'retry', at: T0 + 5_000, failingSince: T0 } });
+      const log = await hooks.listDeliveries(account.id, endpoint.id, 10, null);
+      expect(log.items.map((d) => [d.status, d.responseBody, d.resend])).toEqual([[null, null, false], [200, 'ünïcode ✓', false]]);
+    });
+
+    it('a resend is logged as one, and leaves the cursor and the retry state as they were; only for the account\'s own endpoint', async () => {
+      const { account, endpoint } = await setup();
+      const [e1, e2] = await append(account.id, 2);
+      const [claim] = await hooks.claimDue('a', T0, TTL, 10);
+      await hooks.recordAttempt({ endpointId: endpoint.id, token: claim!.token, cursor: endpoint.cursor, delivery: attempt(e1!.id, 500), outcome: { kind: 'retry', at: T0 + 5_000, failingSince: T0 } });
+      const before = await hooks.getEndpoint(account.id, endpoint.id);
+      const resend = { ...attempt(e2!.id, 202), at: T0 + 100, attempt: 0, responseBody: 'queued', resend: true };
+      expect(await hooks.logResend(account.id, endpoint.id, resend)).toBe(true);
+      expect(await hooks.getEndpoint(account.id, endpoint.id)).toEqual(before);
+      expect(before).toMatchObject({ cursor: endpoint.cursor, attempt: 1, nextAttemptAt: T0 + 5_000, failingSince: T0 });
+      const log = await hooks.listDeliveries(account.id, endpoint.id, 10, null);
+      expect(log.items).toEqual([resend, { ...attempt(e1!.id, 500) }]);
+      const other = await store.createAccount({ id: newId(), name: `other-${newId()}`, createdAt: T0 });
+      expect(await hooks.logResend(other.id, endpoint.id, resend)).toBe(false);
+      expect(await hooks.logResend(account.id, 'no-such-endpoint', resend)).toBe(false);
+      expect((await hooks.listDeliveries(account.id, endpoint.id, 10, null)).items).toHaveLength(2);
+    });
+
+    it('every account\'s endpoints are listed by state: all, failing (enabled, retrying), disabled (either reason)', async () => {
+      const healthy = await setup();
+      const failing = await setup();
+      const byFailure = await setup();
+      const byOperator = await setup();
+      const [f1] = await append(failing.account.id);
+      const [d1] = await append(byFailure.account.id);
+      const claims = await hooks.claimDue('a', T0, TTL, 10);
+      const token = (id: string) => claims.find((c) => c.endpoint.id === id)!.token;
+      await hooks.recordAttempt({ endpointId: failing.endpoint.id, token: token(failing.endpoint.id), cursor: failing.endpoint.cursor, delivery: attempt(f1!.id, 500), outcome: { kind: 'retry', at: T0 + 5_000, failingSince: T0 } });
+      await hooks.recordAttempt({
+        endpointId: byFailure.endpoint.id, token: token(byFailure.endpoint.id), cursor: byFailure.endpoint.cursor, delivery: attempt(d1!.id, 500),
+        outcome: { kind: 'disable', failingSince: T0, event: () => ({ type: 'webhook.endpoint_disabled', time: T0, data: {} }) },
+      });
+      await hooks.updateEndpoint(byOperator.account.id, byOperator.endpoint.id, { enabled: false }, T0);
+      const ids = async (state: 'all' | 'failing' | 'disabled') => (await hooks.listAllEndpoints(state)).map((e) => e.id).sort();
+      expect(await ids('all')).toEqual([healthy, failing, byFailure, byOperator].map((s) => s.endpoint.id).sort());
+      expect(await ids('failing')).toEqual([failing.endpoint.id]);
+      expect(await ids('disabled')).toEqual([byFailure, byOperator].map((s) => s.endpoint.id).sort());
+      // A replay clears the retry state: no longer failing.
+      await hooks.replayEndpoint(failing.account.id, failing.endpoint.id, 0);
+      expect(await ids('failing')).toEqual([]);
     });
 
     // Only a store that serves several replicas has this rule.

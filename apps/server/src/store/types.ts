@@ -60,6 +60,8 @@ export interface CommandRecord {
   settledAt: number | null;
   /** The lease epoch the command was last dispatched under; null until dispatched. */
   dispatchEpoch: number | null;
+  /** When it was last dispatched; null until dispatched (or dispatched before this was recorded). */
+  dispatchedAt: number | null;
 }
 
 export interface NewCommand {
@@ -243,6 +245,80 @@ export interface AccountStore {
   revokeCredential(id: string, at: number): Promise<CredentialRecord | null>;
 }
 
+export type OperatorRole = 'full' | 'read-only';
+
+/** An operator key: it opens the admin API (read-only: its GETs only). */
+export interface OperatorKeyRecord {
+  id: string;
+  role: OperatorRole;
+  prefix: string;
+  label: string;
+  createdAt: number;
+  revokedAt: number | null;
+}
+
+/** One change an operator made, as the audit log keeps it. */
+export interface AuditRecord {
+  id: number;
+  at: number;
+  /** Null: made by the CLI where the store is, without a key. */
+  operatorKeyId: string | null;
+  action: string;
+  accountId: string | null;
+  subject: string | null;
+  detail: Record<string, unknown>;
+}
+
+/** What an operator's command search asks for; every field is optional and they combine. */
+export interface CommandFilter {
+  accountId?: string;
+  status?: CommandStatus;
+  errorCode?: SettlementCode;
+  type?: CommandType;
+  /** Accepted at or after (ms). */
+  createdFrom?: number;
+  /** Accepted before (ms). */
+  createdBefore?: number;
+}
+
+/** Commands accepted and settled in one minute (`minute`: its start, ms). */
+export interface MinuteCounts {
+  minute: number;
+  accepted: number;
+  succeeded: number;
+  failed: number;
+}
+
+/** What the admin API reads across accounts, and the operator keys and audit log it keeps. */
+export interface AdminStore {
+  createOperatorKey(input: Omit<OperatorKeyRecord, 'revokedAt'> & { hash: Buffer }): Promise<OperatorKeyRecord>;
+  /** A live (unrevoked) key with this hash, or null. */
+  findOperatorKeyByHash(hash: Buffer): Promise<(OperatorKeyRecord & { hash: Buffer }) | null>;
+  listOperatorKeys(): Promise<OperatorKeyRecord[]>;
+  /** Revokes at `at` (a revoked key keeps its first revocation time); null for an unknown id. */
+  revokeOperatorKey(id: string, at: number): Promise<OperatorKeyRecord | null>;
+  /** A credential (API or connector key) by id, revoked or not. */
+  getCredential(id: string): Promise<CredentialRecord | null>;
+
+  appendAudit(record: Omit<AuditRecord, 'id'>): Promise<AuditRecord>;
+  /** Newest first; `cursor` is a page's `nextCursor`. */
+  listAudit(limit: number, cursor: string | null): Promise<Page<AuditRecord>>;
+
+  /** A command of any account. */
+  findCommand(id: string): Promise<CommandRecord | null>;
+  /** Newest first (by id, which is time-ordered); `cursor` is a page's `nextCursor`. */
+  listCommands(filter: CommandFilter, limit: number, cursor: string | null): Promise<Page<CommandRecord>>;
+  /**
+   * Every account's commands accepted, and settled, at or after `since`: the minutes that have
+   * any (oldest first; the caller fills the rest with zeros), and the failed ones by settlement code.
+   */
+  commandCounts(since: number): Promise<{ minutes: MinuteCounts[]; failures: Array<{ code: SettlementCode; count: number }> }>;
+  /** Sending is paused for every account (`setOutboundPaused(null, true)`). */
+  outboundPausedForAll(): Promise<boolean>;
+  /** The host that acquired `epoch` of the account's lease; null when not recorded. */
+  leaseHolder(accountId: string, epoch: number): Promise<string | null>;
+}
+
 /** Conversations, and what the platform reports of them (polls and votes included). */
 export interface ConversationStore {
   getConversation(accountId: string, id: string): Promise<ConversationRecord | null>;
@@ -343,7 +419,7 @@ export interface AttachmentStore {
  * need, locks it, and writes what they return. Every implementation passes the one suite in
  * test/store.suite.ts.
  */
-export interface Store extends AccountStore, ConversationStore, CommandStore, EventStore, LeaseStore, AttachmentStore {
+export interface Store extends AccountStore, ConversationStore, CommandStore, EventStore, LeaseStore, AttachmentStore, AdminStore {
   close(): Promise<void>;
   /** Resolves once every write issued so far is durable (or has failed). */
   flushed(): Promise<void>;

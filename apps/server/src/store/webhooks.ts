@@ -45,6 +45,10 @@ export interface DeliveryAttempt {
   status: number | null;
   error: string | null;
   latencyMs: number;
+  /** The first 1 KiB of the response body as UTF-8; null when no response (or an empty one). */
+  responseBody: string | null;
+  /** Made by an operator's resend, outside the delivery in order. */
+  resend: boolean;
 }
 
 /** An endpoint held by one delivery worker until `expiresAt`; `token` fences out older holders. */
@@ -97,6 +101,10 @@ export interface WebhookStore {
   replayEndpoint(accountId: string, id: string, after: number): Promise<WebhookEndpointRecord | null>;
   /** Newest attempt first; the cursor is the `nextCursor` of the previous page. */
   listDeliveries(accountId: string, endpointId: string, limit: number, cursor: number | null): Promise<Page<DeliveryAttempt>>;
+  /** Every account's endpoints (oldest first): all, those failing (enabled, retrying an event), or those disabled. */
+  listAllEndpoints(state: 'all' | 'failing' | 'disabled'): Promise<WebhookEndpointRecord[]>;
+  /** Logs an operator's resend (`delivery.resend` true); the endpoint's cursor and retry state do not change. False: no such endpoint. */
+  logResend(accountId: string, endpointId: string, delivery: DeliveryAttempt): Promise<boolean>;
   /** Events after each endpoint's cursor, for the backlog figures. */
   backlogs(accountId: string | null): Promise<Map<string, number>>;
 

@@ -90,3 +90,74 @@ describe('kept-alive connections to receivers', () => {
     expect(r.connections()).toBe(2);
   });
 });
+
+describe('the response body kept for the delivery log', () => {
+  const post = (port: number, options: { timeoutMs?: number; connections?: Connections } = {}) =>
+    sendOnce(new URL(`http://127.0.0.1:${port}/hook`), {}, '{}', { timeoutMs: options.timeoutMs ?? 2_000, allowHosts: [], ...(options.connections ? { connections: options.connections } : {}) });
+
+  it('is the whole body when short, and null when empty', async () => {
+    const short = await receiver('127.0.0.1', 0, 'rejected: bad signature');
+    const empty = await receiver('127.0.0.1', 0, '');
+    expect(await post(short.port)).toMatchObject({ status: 200, responseBody: 'rejected: bad signature' });
+    expect(await post(empty.port)).toMatchObject({ status: 200, responseBody: null });
+  });
+
+  it('is the first 1 KiB as UTF-8, a character cut at the end made U+FFFD, with or without kept-alive connections', async () => {
+    // 1023 ASCII bytes, then a two-byte character split by the limit.
+    const body = `${'a'.repeat(1_023)}é${'b'.repeat(5_000)}`;
+    const r = await receiver('127.0.0.1', 0, body);
+    const connections = new Connections();
+    try {
+      for (const result of [await post(r.port), await post(r.port, { connections })]) {
+        expect(result.status).toBe(200);
+        expect(result.responseBody).toBe(`${'a'.repeat(1_023)}\uFFFD`);
+      }
+    } finally {
+      connections.close();
+    }
+  });
+
+  it('a body under the drain limit is read to its end and the connection carries the next attempt', async () => {
+    const r = await receiver('127.0.0.1', 0, 'y'.repeat(4_000));
+    const connections = new Connections();
+    try {
+      expect((await post(r.port, { connections })).responseBody).toHaveLength(1_024);
+      await settle();
+      expect((await post(r.port, { connections })).status).toBe(200);
+      expect([r.requests(), r.connections()]).toEqual([2, 1]);
+    } finally {
+      connections.close();
+    }
+  });
+
+  it('a body that does not end within the timeout keeps the status and what was read', async () => {
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(502);
+        res.write('upstream down');
+      });
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const connections = new Connections();
+    try {
+      for (const options of [{ timeoutMs: 200 }, { timeoutMs: 200, connections }]) {
+        expect(await post(port, options)).toMatchObject({ status: 502, error: null, responseBody: 'upstream down' });
+      }
+    } finally {
+      connections.close();
+    }
+  });
+
+  it('is null when no response arrived', async () => {
+    const r = await receiver('127.0.0.1', 0);
+    const port = r.port;
+    for (const s of servers.splice(0)) {
+      s.closeAllConnections();
+      await new Promise((resolve) => s.close(resolve));
+    }
+    expect(await post(port)).toMatchObject({ status: null, responseBody: null });
+  });
+});

@@ -14,17 +14,20 @@ export interface SendOptions {
 
 /** Response body bytes read (and dropped) so a kept-alive connection can carry the next attempt; past it the connection is closed. */
 const BODY_LIMIT = 16_384;
+/** What the delivery log keeps of a response body: enough for an operator to see why a receiver refused. */
+export const RESPONSE_BODY_BYTES = 1_024;
 
-/** What one attempt got: a status (with Retry-After), or why no response arrived. */
+/** What one attempt got: a status (with Retry-After and the body's first KiB), or why no response arrived. */
 export type SendResult =
-  | { status: number; retryAfter: string | null; error: null; latencyMs: number }
-  | { status: null; retryAfter: null; error: string; latencyMs: number };
+  | { status: number; retryAfter: string | null; error: null; latencyMs: number; responseBody: string | null }
+  | { status: null; retryAfter: null; error: string; latencyMs: number; responseBody: null };
 
 /**
- * POSTs `body` once. Never follows a redirect (a 3xx is just a status), decides on the status line
- * and headers, and gives up after `timeoutMs` from the start, whatever stage it is at. With
- * `connections`, the body is then read up to BODY_LIMIT within the same time so the connection
- * can be reused; otherwise the connection is closed.
+ * POSTs `body` once. Never follows a redirect (a 3xx is just a status), and gives up after
+ * `timeoutMs` from the start, whatever stage it is at. It answers once it has the status line and
+ * the body's first RESPONSE_BODY_BYTES (or the whole body, if shorter); a timeout while reading
+ * the body keeps the status and what was read. With `connections`, the body is then read on up to
+ * BODY_LIMIT within the same time so the connection can be reused; otherwise it is closed.
  */
 export async function sendOnce(url: URL, headers: Record<string, string>, body: string, options: SendOptions): Promise<SendResult> {
   const started = performance.now();
@@ -34,20 +37,23 @@ export async function sendOnce(url: URL, headers: Record<string, string>, body: 
     pinned = await resolveDeliveryAddress(url, options.allowHosts, options.resolve);
   } catch (error) {
     const reason = error instanceof AddressRefused ? `address_refused: ${error.message}` : `dns: ${(error as NodeJS.ErrnoException).code ?? String(error)}`;
-    return { status: null, retryAfter: null, error: reason, latencyMs: latency() };
+    return { status: null, retryAfter: null, error: reason, latencyMs: latency(), responseBody: null };
   }
   // The connection goes to the address that was checked.
   const lookup: LookupFunction = (_host, opts, callback) => {
     if (opts.all) (callback as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [pinned]);
     else callback(null, pinned.address, pinned.family);
   };
+  const keep = options.connections !== undefined;
   return new Promise((resolve) => {
     let settled = false;
-    /** `keep`: a response arrived and the connection may serve again once its body is read. */
-    const finish = (result: SendResult, keep = false) => {
+    /** Answers with the status and the body read so far, once the response has arrived. */
+    let answer: (() => void) | null = null;
+    /** `reuse`: the connection may serve again once its body is read. */
+    const finish = (result: SendResult, reuse = false) => {
       if (settled) return;
       settled = true;
-      if (!keep) {
+      if (!reuse) {
         clearTimeout(timer);
         req.destroy();
       }
@@ -61,23 +67,51 @@ export async function sendOnce(url: URL, headers: Record<string, string>, body: 
       ...(isIP(bareHost(url)) === 0 ? { servername: bareHost(url) } : {}),
       agent: options.connections?.agent(url, pinned.address) ?? false,
     }, (res: IncomingMessage) => {
-      // The status decides; the body is only drained for reuse, so a large or endless one costs nothing.
-      const keep = options.connections !== undefined;
-      finish({ status: res.statusCode ?? 0, retryAfter: typeof res.headers['retry-after'] === 'string' ? res.headers['retry-after'] : null, error: null, latencyMs: latency() }, keep);
-      if (!keep) return;
+      // The status decides; of the body only the first KiB is kept, and the rest only drained for
+      // reuse, so a large or endless one costs nothing.
+      const status = res.statusCode ?? 0;
+      const retryAfter = typeof res.headers['retry-after'] === 'string' ? res.headers['retry-after'] : null;
+      const latencyMs = latency();
+      const kept: Buffer[] = [];
+      let keptBytes = 0;
       let read = 0;
+      answer = () => finish({ status, retryAfter, error: null, latencyMs, responseBody: responseText(kept) }, keep);
       res.on('data', (chunk: Buffer) => {
         read += chunk.length;
+        if (keptBytes < RESPONSE_BODY_BYTES) {
+          const part = chunk.subarray(0, RESPONSE_BODY_BYTES - keptBytes);
+          kept.push(part);
+          keptBytes += part.length;
+          if (keptBytes >= RESPONSE_BODY_BYTES) answer!();
+        }
         if (read > BODY_LIMIT) req.destroy();
       });
-      res.on('end', () => clearTimeout(timer));
-      res.on('error', () => req.destroy());
+      res.on('end', () => {
+        answer!();
+        clearTimeout(timer);
+      });
+      // A body cut short (a reset, or closed past the limit) still answers with what came.
+      res.on('error', () => {
+        answer!();
+        req.destroy();
+      });
+      res.on('close', () => answer!());
     });
     const timer = setTimeout(() => {
-      if (settled) req.destroy(); // the body did not end in time
-      else finish({ status: null, retryAfter: null, error: 'timeout', latencyMs: latency() });
+      if (answer) answer(); // the status came, the body did not end in time: keep what was read
+      else finish({ status: null, retryAfter: null, error: 'timeout', latencyMs: latency(), responseBody: null });
+      req.destroy();
     }, options.timeoutMs);
-    req.on('error', (error: NodeJS.ErrnoException) => finish({ status: null, retryAfter: null, error: `connection: ${error.code ?? error.message}`, latencyMs: latency() }));
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      if (answer) answer(); // after the status line, a failure only cuts the body short
+      else finish({ status: null, retryAfter: null, error: `connection: ${error.code ?? error.message}`, latencyMs: latency(), responseBody: null });
+    });
     req.end(body);
   });
+}
+
+/** The kept bytes as UTF-8 (a character cut at the end becomes U+FFFD); null for an empty body. */
+function responseText(chunks: readonly Buffer[]): string | null {
+  const bytes = Buffer.concat(chunks);
+  return bytes.length === 0 ? null : bytes.toString('utf8');
 }

@@ -290,7 +290,7 @@ export class DeliveryWorker {
       endpointId: endpoint.id,
       token,
       cursor: endpoint.cursor,
-      delivery: { eventId: event.id, attempt, at, status: result.status, error: result.error, latencyMs: result.latencyMs },
+      delivery: { eventId: event.id, attempt, at, status: result.status, error: result.error, latencyMs: result.latencyMs, responseBody: result.responseBody, resend: false },
       outcome,
     });
     if (!recorded.endpoint) return 'fenced';

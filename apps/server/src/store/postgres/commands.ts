@@ -47,7 +47,7 @@ export function commands(db: PostgresDb): CommandStore {
                       OR (dispatch_epoch = ${epoch} AND id NOT IN (SELECT jsonb_array_elements_text(${sql.json([...holding])}))))
                     AND EXISTS (SELECT 1 FROM live)
                   ORDER BY id LIMIT ${max} FOR UPDATE SKIP LOCKED),
-            marked AS (UPDATE commands c SET dispatch_epoch = ${epoch} FROM pick WHERE c.id = pick.id RETURNING c.*)
+            marked AS (UPDATE commands c SET dispatch_epoch = ${epoch}, dispatched_at = ${now} FROM pick WHERE c.id = pick.id RETURNING c.*)
           SELECT live.epoch AS live, live.expires_at AS lease_expires_at, (SELECT to_jsonb(r) FROM renewal r) AS renewed,
               (SELECT COALESCE(MAX(version), 0) FROM cache_version) AS cache_version, marked.*
             FROM (SELECT count(*) FROM unsynced) once LEFT JOIN live ON true LEFT JOIN marked ON true`;

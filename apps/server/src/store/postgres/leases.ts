@@ -31,6 +31,9 @@ export function leases(db: PostgresDb): LeaseStore {
         const next = result.value;
         await tx`UPDATE leases SET host_id = ${next.hostId}, epoch = ${next.epoch}, os_major_version = ${next.osMajorVersion},
           capabilities = ${JSON.stringify(next.capabilities)}, acquired_at = ${next.acquiredAt}, expires_at = ${next.expiresAt} WHERE account_id = ${input.accountId}`;
+        // Who held each epoch, for the admin API (an epoch is never granted twice; the upsert only keeps it idempotent).
+        await tx`INSERT INTO lease_epochs (account_id, epoch, host_id, acquired_at) VALUES (${next.accountId}, ${next.epoch}, ${next.hostId}, ${next.acquiredAt})
+          ON CONFLICT (account_id, epoch) DO UPDATE SET host_id = excluded.host_id, acquired_at = excluded.acquired_at`;
         // Commands dispatched under an earlier epoch go to this one: wake its polls on every replica.
         await Promise.all([notify(tx, input.accountId), cacheChanged(tx)]);
         return result;

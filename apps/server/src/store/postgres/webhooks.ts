@@ -10,7 +10,7 @@ import type {
   WebhookStore,
 } from '../webhooks.ts';
 import { delivery, endpoint, types } from '../rules/webhook-rows.ts';
-import { changedEndpoint } from '../rules/webhooks.ts';
+import { changedEndpoint, ENDPOINT_STATE_CONDITION } from '../rules/webhooks.ts';
 import { insertEvents } from './events.ts';
 import type { PostgresDb } from './transaction.ts';
 
@@ -110,6 +110,17 @@ export class PostgresWebhookStore implements WebhookStore {
     });
   }
 
+  listAllEndpoints(state: 'all' | 'failing' | 'disabled'): Promise<WebhookEndpointRecord[]> {
+    return this.db.read(async (sql) => (await sql`SELECT * FROM webhook_endpoints WHERE ${sql.unsafe(ENDPOINT_STATE_CONDITION[state])} ORDER BY created_at, id`).map(endpoint));
+  }
+
+  logResend(accountId: string, endpointId: string, d: DeliveryAttempt): Promise<boolean> {
+    // The endpoint row is share-locked so a delete waits (no log rows for a deleted endpoint); the cursor and retry state stay as they are.
+    return this.db.statement(async (sql) => (await sql`WITH held AS (SELECT id FROM webhook_endpoints WHERE id = ${endpointId} AND account_id = ${accountId} FOR SHARE)
+      INSERT INTO webhook_deliveries (endpoint_id, event_id, attempt, at, status, error, latency_ms, response_body, resend)
+      SELECT held.id, ${d.eventId}, ${d.attempt}, ${d.at}, ${d.status}, ${d.error}, ${d.latencyMs}, ${d.responseBody}, 1 FROM held`).count > 0);
+  }
+
   backlogs(accountId: string | null): Promise<Map<string, number>> {
     return this.db.read(async (sql) => {
       const rows = await sql`SELECT e.id, (SELECT COUNT(*) FROM events v WHERE v.account_id = e.account_id AND v.id > e.cursor) AS backlog
@@ -172,8 +183,8 @@ export class PostgresWebhookStore implements WebhookStore {
       // The row lock orders this against a delete: no log rows for a deleted endpoint.
       const [held] = await tx`SELECT id FROM webhook_endpoints WHERE id = ${endpointId} FOR UPDATE`;
       if (!held) return { endpoint: null, events: [] };
-      await tx`INSERT INTO webhook_deliveries (endpoint_id, event_id, attempt, at, status, error, latency_ms)
-        VALUES (${endpointId}, ${d.eventId}, ${d.attempt}, ${d.at}, ${d.status}, ${d.error}, ${d.latencyMs})`;
+      await tx`INSERT INTO webhook_deliveries (endpoint_id, event_id, attempt, at, status, error, latency_ms, response_body, resend)
+        VALUES (${endpointId}, ${d.eventId}, ${d.attempt}, ${d.at}, ${d.status}, ${d.error}, ${d.latencyMs}, ${d.responseBody}, ${d.resend ? 1 : 0})`;
       let rows;
       if (outcome.kind === 'retry') {
         rows = await tx`UPDATE webhook_endpoints SET attempt = ${d.attempt}, next_attempt_at = ${outcome.at}, failing_since = ${outcome.failingSince}, claim_expires_at = 0
@@ -199,8 +210,8 @@ export class PostgresWebhookStore implements WebhookStore {
     const rows = await this.db.statement((sql) => sql`WITH unsynced AS (SELECT set_config('synchronous_commit', 'off', true)),
         held AS (SELECT id, claim_token, cursor FROM webhook_endpoints WHERE id = ${endpointId} FOR UPDATE),
         logged AS (
-          INSERT INTO webhook_deliveries (endpoint_id, event_id, attempt, at, status, error, latency_ms)
-          SELECT held.id, ${d.eventId}, ${d.attempt}, ${d.at}, ${d.status}, ${d.error}, ${d.latencyMs} FROM held, unsynced
+          INSERT INTO webhook_deliveries (endpoint_id, event_id, attempt, at, status, error, latency_ms, response_body, resend)
+          SELECT held.id, ${d.eventId}, ${d.attempt}, ${d.at}, ${d.status}, ${d.error}, ${d.latencyMs}, ${d.responseBody}, ${d.resend ? 1 : 0} FROM held, unsynced
         )
       UPDATE webhook_endpoints w SET cursor = ${d.eventId}, attempt = 0, next_attempt_at = 0, failing_since = NULL, claim_expires_at = ${claimUntil}
       FROM held WHERE w.id = held.id AND held.claim_token = ${token} AND held.cursor = ${cursor}

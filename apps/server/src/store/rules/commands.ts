@@ -2,7 +2,7 @@ import type { AcceptResult, CommandRecord, NewCommand } from '../types.ts';
 
 /** A new command as stored: queued, nothing settled, not dispatched. */
 export function queuedCommand(input: NewCommand): CommandRecord {
-  return { ...input, status: 'queued', errorCode: null, errorMessage: null, errorPath: null, settledAt: null, dispatchEpoch: null };
+  return { ...input, status: 'queued', errorCode: null, errorMessage: null, errorPath: null, settledAt: null, dispatchEpoch: null, dispatchedAt: null };
 }
 
 export function queued(input: NewCommand): AcceptResult {

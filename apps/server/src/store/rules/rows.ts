@@ -1,5 +1,5 @@
 import type {
-  AccountRecord, AttachmentRecord, CommandRecord, ConversationRecord, CredentialRecord, EventRecord, LeaseRecord, MessageRecord, PollRecord, PollVoteRecord, StatusChange,
+  AccountRecord, AttachmentRecord, AuditRecord, CommandRecord, ConversationRecord, CredentialRecord, EventRecord, LeaseRecord, MessageRecord, OperatorKeyRecord, PollRecord, PollVoteRecord, StatusChange,
 } from '../types.ts';
 import type { HeldVote } from './polls.ts';
 
@@ -20,6 +20,30 @@ export function credential(row: Row): CredentialRecord {
     label: row.label as string,
     createdAt: Number(row.created_at),
     revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
+  };
+}
+
+export function operatorKey(row: Row): OperatorKeyRecord {
+  return {
+    id: row.id as string,
+    role: row.role as OperatorKeyRecord['role'],
+    prefix: row.prefix as string,
+    label: row.label as string,
+    createdAt: Number(row.created_at),
+    revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
+  };
+}
+
+/** SQLite keeps `detail` as JSON text, PostgreSQL as jsonb (handed out parsed). */
+export function audit(row: Row): AuditRecord {
+  return {
+    id: Number(row.id),
+    at: Number(row.at),
+    operatorKeyId: (row.operator_key_id as string | null) ?? null,
+    action: row.action as string,
+    accountId: (row.account_id as string | null) ?? null,
+    subject: (row.subject as string | null) ?? null,
+    detail: (typeof row.detail === 'string' ? JSON.parse(row.detail) : row.detail) as Record<string, unknown>,
   };
 }
 
@@ -54,6 +78,7 @@ export function command(row: Row): CommandRecord {
     createdAt: Number(row.created_at),
     settledAt: row.settled_at === null ? null : Number(row.settled_at),
     dispatchEpoch: row.dispatch_epoch === null ? null : Number(row.dispatch_epoch),
+    dispatchedAt: row.dispatched_at === null || row.dispatched_at === undefined ? null : Number(row.dispatched_at),
   };
 }
 

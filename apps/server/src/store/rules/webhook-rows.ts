@@ -40,5 +40,7 @@ export function delivery(row: Row): DeliveryAttempt {
     status: nullableNumber(row.status),
     error: (row.error as string | null) ?? null,
     latencyMs: Number(row.latency_ms),
+    responseBody: (row.response_body as string | null | undefined) ?? null,
+    resend: Number(row.resend) === 1,
   };
 }

@@ -12,3 +12,14 @@ export function changedEndpoint(current: WebhookEndpointRecord, change: WebhookE
   if (change.enabled === false && current.enabled) return { ...next, enabled: false, disabledReason: 'operator', disabledAt: now };
   return next;
 }
+
+/**
+ * Which endpoints an operator's listing of a state shows, as a condition both stores' SQL takes:
+ * failing is enabled and retrying the event after its cursor (a delivery or a replay clears
+ * `failing_since`); disabled is either reason.
+ */
+export const ENDPOINT_STATE_CONDITION: Record<'all' | 'failing' | 'disabled', string> = {
+  all: 'true',
+  failing: 'enabled = 1 AND failing_since IS NOT NULL',
+  disabled: 'enabled = 0',
+};

@@ -65,10 +65,10 @@ export function commands(db: SqliteDb): CommandStore {
         if (!isLiveEpoch(current, epoch, now)) return null;
         const leaseExpiresAt = current!.expiresAt < pollRenewsBefore(now, ttlMs) ? renewed(db, accountId, epoch, now, ttlMs)!.expiresAt : current!.expiresAt;
         const rows = db.sql(`SELECT * FROM commands WHERE ${DISPATCHABLE} ORDER BY id LIMIT ?`).all(accountId, epoch, epoch, held, max);
-        const mark = db.sql('UPDATE commands SET dispatch_epoch = ? WHERE id = ?');
+        const mark = db.sql('UPDATE commands SET dispatch_epoch = ?, dispatched_at = ? WHERE id = ?');
         const commands = rows.map((row) => {
-          mark.run(epoch, row.id as string);
-          return { ...command(row), dispatchEpoch: epoch };
+          mark.run(epoch, now, row.id as string);
+          return { ...command(row), dispatchEpoch: epoch, dispatchedAt: now };
         });
         return { commands, leaseExpiresAt };
         // Not synced: a dispatch mark a power loss takes back only hands the command out again (connector.yaml, Dispatch).

@@ -49,6 +49,10 @@ export function leases(db: SqliteDb): LeaseStore {
            ON CONFLICT (account_id) DO UPDATE SET host_id = excluded.host_id, epoch = excluded.epoch, os_major_version = excluded.os_major_version,
              capabilities = excluded.capabilities, acquired_at = excluded.acquired_at, expires_at = excluded.expires_at`,
         ).run(next.accountId, next.hostId, next.epoch, next.osMajorVersion, JSON.stringify(next.capabilities), next.acquiredAt, next.expiresAt);
+        // Who held each epoch, for the admin API (an epoch is never granted twice; the upsert only keeps it idempotent).
+        db.sql(`INSERT INTO lease_epochs (account_id, epoch, host_id, acquired_at) VALUES (?, ?, ?, ?)
+           ON CONFLICT (account_id, epoch) DO UPDATE SET host_id = excluded.host_id, acquired_at = excluded.acquired_at`)
+          .run(next.accountId, next.epoch, next.hostId, next.acquiredAt);
         return result;
       });
     },

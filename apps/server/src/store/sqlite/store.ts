@@ -7,6 +7,7 @@ import { commands } from './commands.ts';
 import { events } from './events.ts';
 import { leases } from './leases.ts';
 import { attachments } from './attachments.ts';
+import { admin } from './admin.ts';
 import { SqliteWebhookStore } from './webhooks.ts';
 
 export type { SqliteOptions } from './transaction.ts';
@@ -24,6 +25,6 @@ export function openSqliteStore(options: SqliteOptions): SqliteStore {
     close: () => db.close(),
     flushed: () => db.flushed(),
     webhooks: new SqliteWebhookStore(db),
-    ...accounts(db), ...conversations(db), ...commands(db), ...events(db), ...leases(db), ...attachments(db),
+    ...accounts(db), ...conversations(db), ...commands(db), ...events(db), ...leases(db), ...attachments(db), ...admin(db),
   };
 }

@@ -10,7 +10,7 @@ import type {
 } from '../webhooks.ts';
 import type { Page } from '../types.ts';
 import { delivery, endpoint, types } from '../rules/webhook-rows.ts';
-import { changedEndpoint } from '../rules/webhooks.ts';
+import { changedEndpoint, ENDPOINT_STATE_CONDITION } from '../rules/webhooks.ts';
 import type { SqliteDb } from './transaction.ts';
 import { insertEvents } from './events.ts';
 
@@ -112,6 +112,23 @@ export class SqliteWebhookStore implements WebhookStore {
     return { items: items.map(delivery), nextCursor: rows.length > limit ? String(items.at(-1)!.id) : null };
   }
 
+  async listAllEndpoints(state: 'all' | 'failing' | 'disabled'): Promise<WebhookEndpointRecord[]> {
+    return this.db.query(`SELECT * FROM webhook_endpoints WHERE ${ENDPOINT_STATE_CONDITION[state]} ORDER BY created_at, id`).all().map(endpoint);
+  }
+
+  logResend(accountId: string, endpointId: string, d: DeliveryAttempt): Promise<boolean> {
+    // Synced: an operator's action, answered once durable. The cursor and retry state stay as they are.
+    return this.db.write(() => this.logAttempt(endpointId, accountId, { ...d, resend: true }));
+  }
+
+  /** Logs an attempt of an endpoint that exists (of `accountId`, when given); false when none does. */
+  private logAttempt(endpointId: string, accountId: string | null, d: DeliveryAttempt): boolean {
+    return Number(this.db.sql(
+      `INSERT INTO webhook_deliveries (endpoint_id, event_id, attempt, at, status, error, latency_ms, response_body, resend)
+       SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = ? AND (? IS NULL OR account_id = ?))`,
+    ).run(endpointId, d.eventId, d.attempt, d.at, d.status, d.error, d.latencyMs, d.responseBody, d.resend ? 1 : 0, endpointId, accountId, accountId).changes) > 0;
+  }
+
   async backlogs(accountId: string | null): Promise<Map<string, number>> {
     const rows = this.db.query(
       `SELECT e.id, (SELECT COUNT(*) FROM events v WHERE v.account_id = e.account_id AND v.id > e.cursor) AS backlog
@@ -162,10 +179,7 @@ export class SqliteWebhookStore implements WebhookStore {
     return this.db.write((): AttemptResult => {
       const { endpointId, token, cursor, delivery: d, outcome } = record;
       // Not for an endpoint deleted during the attempt: its log went with it.
-      this.db.sql(
-        `INSERT INTO webhook_deliveries (endpoint_id, event_id, attempt, at, status, error, latency_ms)
-         SELECT ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = ?)`,
-      ).run(endpointId, d.eventId, d.attempt, d.at, d.status, d.error, d.latencyMs, endpointId);
+      this.logAttempt(endpointId, null, d);
       const fence = 'WHERE id = ? AND claim_token = ? AND cursor = ?';
       let changes: number | bigint;
       if (outcome.kind === 'delivered') {
