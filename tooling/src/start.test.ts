@@ -49,6 +49,14 @@ describe('pnpm start', { timeout: 240_000 }, () => {
     const before = demoEnv();
     // Its connector host's id is its own, made from the data directory.
     expect(hostOf(first.output())).toMatch(/^demo-host-[0-9a-f]{6}$/);
+    // The console is served, and the operator key it prints (and demo.env holds) opens the admin API.
+    expect(first.output()).toContain(`Console         ${before.SWITCHBOARD_URL}/console`);
+    expect(first.output()).toContain(`Operator key    ${before.SWITCHBOARD_OPERATOR_KEY}`);
+    const consolePage = await fetch(`${before.SWITCHBOARD_URL}/console`);
+    expect(consolePage.status).toBe(200);
+    expect(consolePage.headers.get('content-type')).toMatch(/^text\/html/);
+    const overview = await fetch(`${before.SWITCHBOARD_URL}/v1/admin/overview`, { headers: { authorization: `Bearer ${before.SWITCHBOARD_OPERATOR_KEY}` } });
+    expect(overview.status).toBe(200);
 
     // A second start on the same data directory is refused at once, naming the first and what to do instead.
     const again = run(await freePort());
@@ -98,7 +106,8 @@ describe('pnpm start', { timeout: 240_000 }, () => {
 
     const second = run(port);
     await until('the second start', () => second.output().includes('Switchboard is running'));
-    expect(demoEnv()).toMatchObject({ DM: before.DM, GROUP: before.GROUP });
+    // The same operator key after a restart.
+    expect(demoEnv()).toMatchObject({ DM: before.DM, GROUP: before.GROUP, SWITCHBOARD_OPERATOR_KEY: before.SWITCHBOARD_OPERATOR_KEY });
     expect(hostOf(second.output())).toBe(hostOf(first.output()));
 
     // The README's form of the CLI whose stdout is JSON alone.

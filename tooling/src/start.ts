@@ -27,7 +27,7 @@ const serverFlags: string[] = JSON.parse(readFileSync(join(root, 'apps/server/pa
 const color = process.stdout.isTTY && !process.env.NO_COLOR;
 const paint = (style: Parameters<typeof styleText>[0], text: string) => (color ? styleText(style, text) : text);
 
-interface Demo { accountId: string; apiKey: string; connectorKey: string; direct: string; group: string }
+interface Demo { accountId: string; apiKey: string; connectorKey: string; operatorKey: string; direct: string; group: string }
 
 mkdirSync(join(dataDir, 'logs'), { recursive: true });
 const env = { ...process.env, SWITCHBOARD_DATA_DIR: dataDir, SWITCHBOARD_PORT: port };
@@ -188,7 +188,7 @@ async function demoAccount(url: string): Promise<Partial<Demo> & Omit<Demo, 'dir
   if (existsSync(demoFile)) {
     const saved = JSON.parse(readFileSync(demoFile, 'utf8'));
     const known = await fetch(`${url}/v1/conversations?limit=1`, { headers: { authorization: `Bearer ${saved.apiKey}` } });
-    if (known.status !== 401) return saved;
+    if (known.status !== 401) return { ...saved, operatorKey: await operatorKey(url, saved.operatorKey) };
   }
   const demoOf = () => (cli('accounts', 'list') as Array<{ id: string; name: string }>).find((a) => a.name === 'demo');
   let account = demoOf();
@@ -203,9 +203,20 @@ async function demoAccount(url: string): Promise<Partial<Demo> & Omit<Demo, 'dir
   }
   const apiKey = cli('keys', 'create', account.id, '--label', 'demo').secret;
   const connectorKey = cli('connector-keys', 'create', account.id, '--label', 'demo host').secret;
-  const demo = { accountId: account.id, apiKey, connectorKey };
+  const demo = { accountId: account.id, apiKey, connectorKey, operatorKey: await operatorKey(url, undefined) };
   saveDemo(demo);
   return demo;
+}
+
+/** The demo's operator key for the console: the saved one while the server knows it, else a new one (saved with the rest). */
+async function operatorKey(url: string, saved: string | undefined): Promise<string> {
+  if (saved) {
+    const known = await fetch(`${url}/v1/admin/overview`, { headers: { authorization: `Bearer ${saved}` } });
+    if (known.status !== 401) return saved;
+  }
+  const key = cli('operator-keys', 'create', '--label', 'demo console').secret as string;
+  if (existsSync(demoFile)) saveDemo({ ...JSON.parse(readFileSync(demoFile, 'utf8')), operatorKey: key });
+  return key;
 }
 
 /**
@@ -407,7 +418,7 @@ const holder = await leaseHolder(url, account.apiKey);
 const envFile = join(dataDir, 'demo.env');
 writeFileSync(
   envFile,
-  `export SWITCHBOARD_URL=${url}\nexport SWITCHBOARD_API_KEY=${account.apiKey}\nexport DM=${direct}\nexport GROUP=${group}\nexport SWITCHBOARD_ACCOUNT=${account.accountId}\n`,
+  `export SWITCHBOARD_URL=${url}\nexport SWITCHBOARD_API_KEY=${account.apiKey}\nexport DM=${direct}\nexport GROUP=${group}\nexport SWITCHBOARD_ACCOUNT=${account.accountId}\nexport SWITCHBOARD_OPERATOR_KEY=${account.operatorKey}\n`,
   { mode: 0o600 },
 );
 
@@ -418,6 +429,8 @@ ${paint('bold', 'Switchboard is running')} ${paint('dim', `(data in ${dataDir})`
   API key         ${paint('bold', account.apiKey)}
   Direct chat     ${direct}
   Group chat      ${group}
+  Console         ${paint('cyan', `${url}/console`)} ${paint('dim', 'sign in with the operator key')}
+  Operator key    ${paint('bold', account.operatorKey)}
   Connector host  ${hostId} ${paint('dim', holder === hostId ? '(holds the lease)' : holder ? `(stands by: ${holder} holds the lease)` : '(no lease yet)')}
 
 In another terminal:  ${paint('bold', `source ${relative(process.cwd(), envFile).startsWith('..') ? envFile : relative(process.cwd(), envFile)}`)}  then try the README's curl examples.

@@ -5,6 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { createServer, type AddressInfo } from 'node:net';
 import { eventSchemas } from '@switchboard/contracts';
 import { exited, paths, removeDataDir, startServer, type ServerProcess } from '@switchboard/testkit';
 
@@ -153,7 +154,7 @@ describe('errors under --json', () => {
       [['keys', 'create', 'nobody-here'], 'account_not_found', 2],
       [['accounts', 'create', dup], 'account_exists', 2],
       [['keys', 'revoke', 'no-such-key'], 'key_not_found', 2],
-      [['webhooks', 'enable', account.name, 'no-such-endpoint'], 'endpoint_not_found', 2],
+      [['webhooks', 'enable', account.name, 'no-such-endpoint'], 'webhook_endpoint_not_found', 2],
     ];
     const runs = await Promise.all(cases.map(([args]) => cli(...args, '--json')));
     for (const [i, run] of runs.entries()) {
@@ -182,7 +183,7 @@ describe('accounts', () => {
     const created = await json('accounts', 'create', name);
     expect(created).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name, outboundPaused: false, createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
     const listed = await json<any[]>('accounts', 'list');
-    expect(listed.filter((a) => a.name === name)).toEqual([created]);
+    expect(listed.filter((a) => a.name === name)).toEqual([{ ...created, host: null }]);
     const human = await cli('accounts', 'list');
     expect(human.code).toBe(0);
     expect(human.stdout).toMatch(new RegExp(`${created.id}\\s+${name}\\s+sending`));
@@ -384,5 +385,136 @@ describe('tail', () => {
     const run = await cli('tail', account.name, '--after', 'yesterday');
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--after takes an event id or now');
+  });
+});
+
+describe('remote mode (--url, with an operator key)', () => {
+  /** Runs the CLI away from the store: no store in its environment, only the server's URL and the key. */
+  function remote(key: string | undefined, ...args: string[]): Promise<Run> {
+    return new Promise((resolve, reject) => {
+      const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', SWITCHBOARD_DATABASE_URL: undefined, SWITCHBOARD_DATA_DIR: '/nonexistent-store', SWITCHBOARD_OPERATOR_KEY: key };
+      const child = spawn(process.execPath, [paths.cli, ...args, '--url', server.url], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+  }
+  const remoteJson = async <T = any>(key: string, ...args: string[]): Promise<T> => {
+    const run = await remote(key, ...args, '--json');
+    expect(run.code, run.stderr).toBe(0);
+    return JSON.parse(run.stdout) as T;
+  };
+  let full: { id: string; secret: string };
+  let readOnly: { id: string; secret: string };
+  beforeAll(async () => {
+    full = await json('operator-keys', 'create', '--label', 'cli-remote');
+    readOnly = await json('operator-keys', 'create', '--label', 'cli-remote-ro', '--role', 'read-only');
+  });
+
+  it('operator-keys create prints a key once, of the role asked for; list shows it without its secret', async () => {
+    expect(full).toMatchObject({ role: 'full', label: 'cli-remote', secret: expect.stringMatching(/^sbo_/) });
+    expect(readOnly).toMatchObject({ role: 'read-only' });
+    const listed = await json<any[]>('operator-keys', 'list');
+    expect(listed.find((k) => k.id === full.id)).toEqual({ id: full.id, role: 'full', prefix: full.secret.slice(0, 10), label: 'cli-remote', createdAt: expect.any(String), revokedAt: null });
+    expect(JSON.stringify(listed)).not.toContain(full.secret);
+    const bad = await cli('operator-keys', 'create', '--role', 'admin');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--role is full or read-only');
+  });
+
+  it('does what the direct mode does, with the same output, through the admin API', async () => {
+    const name = uniqueName('remote');
+    const created = await remoteJson(full.secret, 'accounts', 'create', name);
+    expect(created).toMatchObject({ name, outboundPaused: false });
+    // The same listing either way.
+    const [direct, viaApi] = await Promise.all([json<any[]>('accounts', 'list'), remoteJson<any[]>(full.secret, 'accounts', 'list')]);
+    expect(viaApi).toEqual(direct);
+    expect(viaApi.find((a) => a.name === name)).toEqual({ ...created, host: null });
+
+    const apiKey = await remoteJson(full.secret, 'keys', 'create', name, '--label', 'remote bot');
+    expect(apiKey).toMatchObject({ kind: 'account', label: 'remote bot', secret: expect.stringMatching(/^sb_/) });
+    const connectorKey = await remoteJson(full.secret, 'connector-keys', 'create', created.id);
+    expect((await takeLease(connectorKey.secret, 'remote-host')).status).toBe(200);
+    const hosts = await remoteJson<any[]>(full.secret, 'hosts');
+    expect(hosts.find((h) => h.accountId === created.id)).toMatchObject({ hostId: 'remote-host', live: true, accountName: name });
+
+    await remoteJson(full.secret, 'pause', name);
+    expect((await sendText(apiKey.secret)).body.error).toBe('outbound_paused');
+    await remoteJson(full.secret, 'resume', name);
+    expect((await sendText(apiKey.secret)).status).toBe(202);
+
+    expect((await remoteJson<any[]>(full.secret, 'keys', 'list', name)).map((k) => k.kind).sort()).toEqual(['account', 'connector']);
+    await remoteJson(full.secret, 'keys', 'revoke', apiKey.id);
+    expect((await sendText(apiKey.secret)).status).toBe(401);
+    expect(await remoteJson(full.secret, 'webhooks', 'list', name)).toEqual([]);
+
+    // Each change is in the audit log under the key that made it; a change made where the store is, under none.
+    await json('pause', name);
+    const audit = (await (await fetch(`${server.url}/v1/admin/audit?limit=20`, { headers: { authorization: `Bearer ${full.secret}` } })).json()) as { records: any[] };
+    const mine = audit.records.filter((r) => r.accountId === created.id).map((r) => [r.action, r.operatorKeyId]);
+    expect(mine).toEqual([
+      ['account.pause', null], ['key.revoke', full.id], ['account.resume', full.id], ['account.pause', full.id], ['key.create', full.id], ['key.create', full.id], ['account.create', full.id],
+    ]);
+  });
+
+  it('tail follows the stream over the admin API until interrupted', async () => {
+    const account = await newAccount('remote-tail');
+    const key = await json('connector-keys', 'create', account.id);
+    const { epoch } = (await takeLease(key.secret, 'remote-tail-host')).body as { epoch: number };
+    const env = { ...process.env, SWITCHBOARD_OPERATOR_KEY: full.secret, SWITCHBOARD_DATA_DIR: '/nonexistent-store' };
+    const child = spawn(process.execPath, [paths.cli, 'tail', account.name, '--after', 'now', '--json', '--url', server.url], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const [started] = (await once(child.stderr, 'data')) as [Buffer];
+      expect(started.toString()).toContain(`following ${account.name}'s stream after`);
+      const events = [{ type: 'conversation.appeared', externalId: 'remote', conversationKind: 'direct', name: null, participants: ['remote@example.com'] }];
+      const res = await fetch(`${server.url}/v1/connector/platform-events`, { method: 'POST', headers: authorized(key.secret), body: JSON.stringify({ epoch, events }) });
+      expect(res.status).toBe(200);
+      const { value } = await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next();
+      expect(eventSchemas.zStreamEvent.parse(JSON.parse(value as string))).toMatchObject({ type: 'conversation.appeared', account: account.id });
+    } finally {
+      process.kill(child.pid!, 'SIGTERM');
+      await exited(child);
+    }
+    expect(child.exitCode).toBe(0);
+  });
+
+  it('says what is wrong: no key, a wrong key, a read-only key asked to change, no server, migrate, a name that is not there', async () => {
+    const cases: [string | undefined, string[], string, number][] = [
+      [undefined, ['accounts', 'list'], 'usage', 2],
+      ['sbo_not-a-key', ['accounts', 'list'], 'unauthenticated', 1],
+      [readOnly.secret, ['accounts', 'create', uniqueName('ro')], 'forbidden', 1],
+      [full.secret, ['migrate'], 'usage', 2],
+      [full.secret, ['pause', 'nobody-here'], 'account_not_found', 2],
+      [full.secret, ['keys', 'revoke', 'no-such-key'], 'key_not_found', 2],
+      [full.secret, ['accounts', 'create', 'has spaces'], 'invalid_body', 2],
+    ];
+    const runs = await Promise.all(cases.map(([key, args]) => remote(key, ...args, '--json')));
+    for (const [i, run] of runs.entries()) {
+      const [, args, code, exit] = cases[i]!;
+      expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(exit);
+      expect(JSON.parse(run.stderr), args.join(' ')).toEqual({ error: code, message: expect.any(String) });
+    }
+    // A read-only key reads.
+    expect((await remoteJson<any[]>(readOnly.secret, 'accounts', 'list')).length).toBeGreaterThan(0);
+    // No server there: a port that was free a moment ago.
+    const probe = createServer().listen(0, '127.0.0.1');
+    await once(probe, 'listening');
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((done) => probe.close(done));
+    const env = { ...process.env, SWITCHBOARD_OPERATOR_KEY: full.secret };
+    const child = spawn(process.execPath, [paths.cli, 'hosts', '--json', '--url', `http://127.0.0.1:${port}`], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await exited(child);
+    expect(child.exitCode).toBe(1);
+    expect(JSON.parse(stderr)).toEqual({ error: 'unreachable', message: expect.stringContaining('ECONNREFUSED') });
+    // A revoked operator key is refused at once.
+    await json('operator-keys', 'revoke', readOnly.id);
+    const revoked = await remote(readOnly.secret, 'accounts', 'list', '--json');
+    expect(revoked.code).toBe(1);
+    expect(JSON.parse(revoked.stderr).error).toBe('unauthenticated');
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import openapi from '@switchboard/contracts/openapi.json' with { type: 'json' };
+import adminOpenapi from '@switchboard/contracts/admin.openapi.json' with { type: 'json' };
 import { startTestServer, type TestServer } from './helpers.ts';
 
 let server: TestServer;
@@ -33,5 +34,17 @@ describe('the API reference', () => {
     expect(script.status).toBe(200);
     expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
     expect((await script.text()).length).toBeGreaterThan(100_000);
+  });
+
+  it('serves the admin API\'s document at /admin.openapi.json and its reference at /docs/admin, without a key', async () => {
+    const document = await fetch(`${server.url}/admin.openapi.json`);
+    expect(document.status).toBe(200);
+    expect(await document.json()).toEqual(adminOpenapi);
+    const page = await fetch(`${server.url}/docs/admin`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const html = await page.text();
+    expect(html).toContain('<redoc spec-url="/admin.openapi.json">');
+    expect(html).toContain('<title>Switchboard admin API reference</title>');
   });
 });

@@ -11,7 +11,7 @@ import { loadConfig, type Config } from '../src/config.ts';
 import { startServer, type RunningServer } from '../src/server.ts';
 import type { Clock } from '../src/clock.ts';
 import { createIdSource } from '../src/ids.ts';
-import { issueCredential } from '../src/auth/issue.ts';
+import { issueCredential, issueOperatorKey } from '../src/auth/issue.ts';
 import { DatabaseSync } from 'node:sqlite';
 import type { PostgresStore } from '../src/store/postgres/store.ts';
 import type { Store } from '../src/store/types.ts';
@@ -24,6 +24,8 @@ export interface TestServer extends RunningServer {
   dataDir: string;
   /** A new account with an API key and a connector key. */
   account(): Promise<TestAccount>;
+  /** A new operator key (made through the store, as the CLI makes the first one); answers its secret and id. */
+  operatorKey(role?: 'full' | 'read-only'): Promise<{ secret: string; id: string }>;
   stopAndClean(): Promise<void>;
 }
 
@@ -51,6 +53,10 @@ export async function startTestServer(overrides: Partial<Config> = {}, clock?: C
       const api = await issueCredential(store, account.id, 'account', 'test', clock.now());
       const connector = await issueCredential(store, account.id, 'connector', 'test', clock.now());
       return { accountId: account.id, apiKey: api.secret, connectorKey: connector.secret };
+    },
+    async operatorKey(role = 'full') {
+      const { secret, key } = await issueOperatorKey(server.services.store, role, 'test', server.services.clock.now());
+      return { secret, id: key.id };
     },
     async stopAndClean() {
       await server.close();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { bearerToken, hashSecret, keyHash } from './keys.ts';
+import { bearerToken, hashSecret, keyHash, newSecret } from './keys.ts';
 
 /** The header's grammar as a regular expression: what bearerToken must take, and nothing else. */
 const BEARER = /^Bearer[ ]+(\S+)[ ]*$/i;
@@ -29,5 +29,16 @@ describe('keyHash', () => {
     expect(keyHash(undefined, connection)).toBeNull();
     expect(keyHash('Bearer sb_one', {})).not.toBe(first);
     expect(keyHash('Bearer sb_one', {})).toEqual(first);
+  });
+});
+
+describe('newSecret', () => {
+  it('marks each kind by its prefix (sb_, sbc_, sbo_), shows the prefix and six more characters, and keeps only the hash', () => {
+    for (const [kind, prefix] of [['account', 'sb_'], ['connector', 'sbc_'], ['operator', 'sbo_']] as const) {
+      const key = newSecret(kind);
+      expect(key.secret.startsWith(prefix)).toBe(true);
+      expect(key.prefix).toBe(key.secret.slice(0, prefix.length + 6));
+      expect(key.hash).toEqual(hashSecret(key.secret));
+    }
   });
 });

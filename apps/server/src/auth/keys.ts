@@ -1,10 +1,13 @@
 import { hash, randomBytes } from 'node:crypto';
 import type { CredentialKind } from '../store/types.ts';
 
-const PREFIX: Record<CredentialKind, string> = { account: 'sb_', connector: 'sbc_' };
+/** Every kind of key: an account's two credentials, and the operator's key to the admin API. */
+export type KeyKind = CredentialKind | 'operator';
+
+const PREFIX: Record<KeyKind, string> = { account: 'sb_', connector: 'sbc_', operator: 'sbo_' };
 
 /** A new secret: its kind's prefix and 32 random bytes. Only its SHA-256 is stored. */
-export function newSecret(kind: CredentialKind): { secret: string; hash: Buffer; prefix: string } {
+export function newSecret(kind: KeyKind): { secret: string; hash: Buffer; prefix: string } {
   const secret = PREFIX[kind] + randomBytes(32).toString('base64url');
   return { secret, hash: hashSecret(secret), prefix: secret.slice(0, PREFIX[kind].length + 6) };
 }

@@ -1,18 +1,19 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
-import { createIdSource } from '../ids.ts';
 import { openStore } from '../store/open.ts';
 import { migrateDatabase } from '../store/postgres/migrate.ts';
-import { StoreError, type AccountRecord, type Store } from '../store/types.ts';
-import { issueCredential } from '../auth/issue.ts';
+import { StoreError } from '../store/types.ts';
+import { directOperator } from './direct.ts';
+import { remoteOperator } from './remote.ts';
+import { OperatorError, type Account, type Operator } from './operator.ts';
 import { webhooksCommand } from './webhooks.ts';
 import { tailCommand } from './tail.ts';
-import { paint, table, time, UsageError } from './format.ts';
+import { paint, table, UsageError } from './format.ts';
 
-const HELP = `switchboard: operate a Switchboard service (reads and writes its store directly)
+const HELP = `switchboard: operate a Switchboard service
 
-Usage: switchboard <command> [arguments] [--data-dir DIR] [--json]
+Usage: switchboard <command> [arguments] [--data-dir DIR | --url URL] [--json]
 
   accounts create <name>                 create an account
   accounts list                          list accounts
@@ -21,6 +22,11 @@ Usage: switchboard <command> [arguments] [--data-dir DIR] [--json]
   keys revoke <keyId>                    revoke a key at once
   connector-keys create <account> [--label TEXT]
                                          create a connector host key (printed once)
+  operator-keys create [--label TEXT] [--role full|read-only]
+                                         create an operator key for the console and the admin
+                                         API (printed once; full by default)
+  operator-keys list                     list operator keys
+  operator-keys revoke <keyId>           revoke an operator key at once
   pause <account> | pause --all          pause outbound sending (commands answer 503 outbound_paused)
   resume <account> | resume --all        resume outbound sending
   hosts                                  list connector hosts and their leases
@@ -29,33 +35,47 @@ Usage: switchboard <command> [arguments] [--data-dir DIR] [--json]
   webhooks list <account>                list the account's webhook endpoints (state, cursor, backlog)
   webhooks disable|enable <account> <endpointId>
                                          stop or resume deliveries to an endpoint
-  migrate                                apply pending schema migrations (PostgreSQL)
+  migrate                                apply pending schema migrations (PostgreSQL; not with --url)
 
 The installed switchboard executable (docs/deploying.md) also runs:
   serve                                  the server (configured from the environment)
   connector run [--flag value]...        a connector host (switchboard connector --help)
 
-<account> is an account id or name. The store is the PostgreSQL database at
-SWITCHBOARD_DATABASE_URL when it is set, else SWITCHBOARD_DATA_DIR (or --data-dir),
-by default ./.switchboard: the same the server uses.
+<account> is an account id or name. By default the CLI reads and writes the store directly: the
+PostgreSQL database at SWITCHBOARD_DATABASE_URL when it is set, else SWITCHBOARD_DATA_DIR (or
+--data-dir), by default ./.switchboard: the same the server uses. With --url it runs anywhere,
+through the server's admin API, with the operator key in SWITCHBOARD_OPERATOR_KEY.
+
+Examples:
+  switchboard accounts create acme
+  switchboard keys create acme --label "support bot"
+  SWITCHBOARD_OPERATOR_KEY=sbo_... switchboard hosts --url https://switchboard.example
 
 Exit status: 0 done; 2 the command line is wrong, or names something that does not exist (or
-already does); 1 anything else failed (the store, the configuration). With --json an error is
-one JSON object on stderr, {"error":"<code>","message":"..."}: usage, account_not_found,
-account_exists, key_not_found, endpoint_not_found, config_invalid, store_failed, internal.`;
+already does); 1 anything else failed (the store, the server, the configuration, the key). With
+--json an error is one JSON object on stderr, {"error":"<code>","message":"..."}: usage,
+invalid_body, account_not_found, account_exists, key_not_found, webhook_endpoint_not_found,
+config_invalid, store_failed, unreachable, unauthenticated, forbidden, internal.`;
 
-/** Times as the API writes them, ISO 8601, in --json output. */
-function isoTimes(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(isoTimes);
-  if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, key.endsWith('At') && typeof v === 'number' ? new Date(v).toISOString() : v]));
-}
+const SUBCOMMANDS = ['accounts', 'keys', 'connector-keys', 'operator-keys', 'webhooks'];
 
-async function account(store: Store, idOrName: string | undefined): Promise<AccountRecord> {
+/** The account named by id or name. */
+async function account(operator: Operator, idOrName: string | undefined): Promise<Account> {
   if (!idOrName) throw new UsageError('name an account (id or name)');
-  const found = await store.findAccount(idOrName);
+  const accounts = await operator.listAccounts();
+  const found = accounts.find((a) => a.id === idOrName.toLowerCase()) ?? accounts.find((a) => a.name === idOrName);
   if (!found) throw new UsageError(`no account "${idOrName}"; see: switchboard accounts list`, 'account_not_found');
   return found;
+}
+
+/** A key named by id: the service's key_not_found, said with the id the user typed. */
+async function named<T>(what: string, id: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof OperatorError && error.code.endsWith('_not_found')) throw new UsageError(`no ${what} "${id}"`, error.code);
+    throw error;
+  }
 }
 
 function parse(argv: string[]) {
@@ -65,8 +85,10 @@ function parse(argv: string[]) {
       allowPositionals: true,
       options: {
         'data-dir': { type: 'string' },
+        url: { type: 'string' },
         json: { type: 'boolean', default: false },
         label: { type: 'string', default: '' },
+        role: { type: 'string', default: 'full' },
         all: { type: 'boolean', default: false },
         after: { type: 'string', default: '0' },
         help: { type: 'boolean', short: 'h', default: false },
@@ -76,6 +98,19 @@ function parse(argv: string[]) {
     // An unknown option or a missing option value is a usage error (exit 2), not a failure.
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
+}
+
+/** The service to operate: the admin API at --url with the operator key, or the store. */
+async function connect(url: string | undefined, dataDir: string | undefined): Promise<Operator> {
+  if (url !== undefined) {
+    if (!/^https?:\/\/[^/]/.test(url)) throw new UsageError(`--url takes the server's base URL (http:// or https://), not "${url}"`);
+    const key = process.env.SWITCHBOARD_OPERATOR_KEY;
+    if (!key) throw new UsageError('--url needs an operator key in SWITCHBOARD_OPERATOR_KEY (make one where the store is: switchboard operator-keys create)');
+    return remoteOperator(url, key);
+  }
+  const config = loadConfig();
+  // The operator CLI never changes the schema by itself: a PostgreSQL schema behind this build is refused.
+  return directOperator(await openStore(config, { dataDir: dataDir ?? config.dataDir, migrate: false }), config);
 }
 
 async function run(argv: string[]): Promise<void> {
@@ -89,9 +124,14 @@ async function run(argv: string[]): Promise<void> {
   if (command === 'serve' || command === 'connector') {
     throw new UsageError(`"${command}" is a command of the installed switchboard executable (docs/deploying.md); in the monorepo: ${command === 'serve' ? 'node apps/server/dist/main.js' : 'npx -y pnpm@10.34.9 connector run ...'}`);
   }
-  const config = loadConfig();
-  const out = (human: string, json: unknown) => console.log(values.json ? JSON.stringify(isoTimes(json), null, 2) : human);
+  const out = (human: string, json: unknown) => console.log(values.json ? JSON.stringify(json, null, 2) : human);
+  const line = `${command} ${SUBCOMMANDS.includes(command) ? sub ?? '' : ''}`.trim();
+  const known = ['accounts create', 'accounts list', 'keys create', 'keys list', 'keys revoke', 'connector-keys create', 'operator-keys create',
+    'operator-keys list', 'operator-keys revoke', 'pause', 'resume', 'hosts', 'tail', 'webhooks list', 'webhooks enable', 'webhooks disable', 'migrate'];
+  if (!known.includes(line)) throw new UsageError(`unknown command "${positionals.join(' ')}"`);
   if (command === 'migrate') {
+    if (values.url !== undefined) throw new UsageError('migrate runs where the database is, not with --url');
+    const config = loadConfig();
     if (!config.databaseUrl) {
       // The embedded store migrates itself whenever it opens.
       await (await openStore(config, { dataDir: values['data-dir'] ?? config.dataDir })).close();
@@ -102,95 +142,116 @@ async function run(argv: string[]): Promise<void> {
     out(`${paint('green', '✔')} ${from === to ? `the schema is up to date (version ${to})` : `migrated the schema from version ${from} to ${to}`}`, { store: 'postgres', from, to });
     return;
   }
-  // The operator CLI never changes the schema by itself: a PostgreSQL schema behind this build is refused.
-  const store = await openStore(config, { dataDir: values['data-dir'] ?? config.dataDir, migrate: false });
+  // What the command line lacks is said before anything is opened.
+  if (line === 'accounts create' && !arg) throw new UsageError('accounts create <name>');
+  if ((line === 'keys revoke' || line === 'operator-keys revoke') && !arg) throw new UsageError(`${line} <keyId>`);
+  if (line === 'operator-keys create' && values.role !== 'full' && values.role !== 'read-only') throw new UsageError('--role is full or read-only');
+  const operator = await connect(values.url, values['data-dir']);
   try {
-    switch (`${command} ${['accounts', 'keys', 'connector-keys', 'webhooks'].includes(command) ? sub : ''}`.trim()) {
+    switch (line) {
       case 'accounts create': {
-        const name = arg;
-        if (!name) throw new UsageError('accounts create <name>');
-        if (await store.findAccount(name)) throw new UsageError(`an account named "${name}" exists`, 'account_exists');
-        const created = await store.createAccount({ id: createIdSource().next(), name, createdAt: Date.now() });
+        const created = await operator.createAccount(arg!);
         out(`${paint('green', '✔')} account ${paint('bold', created.name)} ${created.id}`, created);
         return;
       }
       case 'accounts list': {
-        const accounts = await store.listAccounts();
+        const accounts = await operator.listAccounts();
         out(
           accounts.length === 0 ? 'no accounts yet: switchboard accounts create <name>'
-            : table([['ID', 'NAME', 'OUTBOUND', 'CREATED'], ...accounts.map((a) => [a.id, a.name, a.outboundPaused ? paint('yellow', 'paused') : 'sending', time(a.createdAt)])]),
+            : table([['ID', 'NAME', 'OUTBOUND', 'HOST', 'CREATED'], ...accounts.map((a) => [
+              a.id, a.name, a.outboundPaused ? paint('yellow', 'paused') : 'sending', a.host === null ? '-' : a.host.live ? paint('green', a.host.hostId) : paint('dim', `${a.host.hostId} (expired)`), a.createdAt,
+            ])]),
           accounts,
         );
         return;
       }
       case 'keys create':
       case 'connector-keys create': {
-        const target = await account(store, arg);
+        const target = await account(operator, arg);
         const kind = command === 'keys' ? 'account' : 'connector';
-        const { secret, credential } = await issueCredential(store, target.id, kind, values.label, Date.now());
+        const key = await operator.createKey(target.id, kind, values.label);
         out(
-          `${paint('green', '✔')} ${kind === 'account' ? 'API key' : 'connector key'} ${credential.id} for ${target.name}\n\n  ${paint('bold', secret)}\n\n${paint('yellow', 'Shown once: store it now. Only its hash is kept.')}`,
-          { ...credential, secret },
+          `${paint('green', '✔')} ${kind === 'account' ? 'API key' : 'connector key'} ${key.id} for ${target.name}\n\n  ${paint('bold', key.secret)}\n\n${paint('yellow', 'Shown once: store it now. Only its hash is kept.')}`,
+          key,
         );
         return;
       }
       case 'keys list': {
-        const target = await account(store, arg);
-        const keys = await store.listCredentials(target.id);
+        const keys = await operator.listKeys((await account(operator, arg)).id);
         out(
-          table([['ID', 'KIND', 'PREFIX', 'LABEL', 'CREATED', 'REVOKED'], ...keys.map((k) => [k.id, k.kind, `${k.prefix}…`, k.label, time(k.createdAt), k.revokedAt === null ? '-' : paint('red', time(k.revokedAt))])]),
+          table([['ID', 'KIND', 'PREFIX', 'LABEL', 'CREATED', 'REVOKED'], ...keys.map((k) => [k.id, k.kind, `${k.prefix}…`, k.label, k.createdAt, k.revokedAt === null ? '-' : paint('red', k.revokedAt)])]),
           keys,
         );
         return;
       }
       case 'keys revoke': {
-        if (!arg) throw new UsageError('keys revoke <keyId>');
-        const revoked = await store.revokeCredential(arg, Date.now());
-        if (!revoked) throw new UsageError(`no key "${arg}"`, 'key_not_found');
+        const revoked = await named('key', arg!, () => operator.revokeKey(arg!));
         out(`${paint('green', '✔')} revoked ${revoked.id} (${revoked.kind})`, revoked);
+        return;
+      }
+      case 'operator-keys create': {
+        const key = await operator.createOperatorKey(values.label, values.role as 'full' | 'read-only');
+        out(
+          `${paint('green', '✔')} operator key ${key.id} (${key.role})\n\n  ${paint('bold', key.secret)}\n\n${paint('yellow', 'Shown once: store it now. Only its hash is kept.')} It opens /console and the admin API.`,
+          key,
+        );
+        return;
+      }
+      case 'operator-keys list': {
+        const keys = await operator.listOperatorKeys();
+        out(
+          keys.length === 0 ? 'no operator keys yet: switchboard operator-keys create'
+            : table([['ID', 'ROLE', 'PREFIX', 'LABEL', 'CREATED', 'REVOKED'], ...keys.map((k) => [k.id, k.role, `${k.prefix}…`, k.label, k.createdAt, k.revokedAt === null ? '-' : paint('red', k.revokedAt)])]),
+          keys,
+        );
+        return;
+      }
+      case 'operator-keys revoke': {
+        const revoked = await named('operator key', arg!, () => operator.revokeOperatorKey(arg!));
+        out(`${paint('green', '✔')} revoked operator key ${revoked.id}`, revoked);
         return;
       }
       case 'pause':
       case 'resume': {
         const paused = command === 'pause';
         if (values.all) {
-          await store.setOutboundPaused(null, paused);
+          await operator.setPaused(null, paused);
           out(`${paint('green', '✔')} outbound ${paused ? 'paused' : 'resumed'} for every account`, { all: true, paused });
         } else {
-          const target = await account(store, sub);
-          await store.setOutboundPaused(target.id, paused);
+          const target = await account(operator, sub);
+          await operator.setPaused(target.id, paused);
           out(`${paint('green', '✔')} outbound ${paused ? 'paused' : 'resumed'} for ${target.name}`, { accountId: target.id, paused });
         }
         return;
       }
       case 'hosts': {
-        const now = Date.now();
-        const leases = await store.listLeases();
-        const names = new Map((await store.listAccounts()).map((a) => [a.id, a.name]));
+        const [hosts, accounts] = await Promise.all([operator.listHosts(), operator.listAccounts()]);
+        const names = new Map(accounts.map((a) => [a.id, a.name]));
         out(
-          leases.length === 0 ? 'no connector host has taken a lease yet'
-            : table([['ACCOUNT', 'HOST', 'EPOCH', 'OS', 'LEASE', 'EXPIRES'], ...leases.map((l) => [names.get(l.accountId) ?? l.accountId, l.hostId, String(l.epoch), `macOS ${l.osMajorVersion}`, l.expiresAt > now ? paint('green', 'live') : paint('dim', 'expired'), time(l.expiresAt)])]),
-          leases.map((l) => ({ ...l, accountName: names.get(l.accountId) ?? null, live: l.expiresAt > now })),
+          hosts.length === 0 ? 'no connector host has taken a lease yet'
+            : table([['ACCOUNT', 'HOST', 'EPOCH', 'OS', 'LEASE', 'RENEWED', 'EXPIRES'], ...hosts.map((h) => [
+              names.get(h.accountId) ?? h.accountId, h.hostId, String(h.epoch), `macOS ${h.osMajorVersion}`, h.live ? paint('green', 'live') : paint('dim', 'expired'), h.renewedAt, h.expiresAt,
+            ])]),
+          hosts.map((h) => ({ ...h, accountName: names.get(h.accountId) ?? null })),
         );
         return;
       }
       case 'tail': {
-        await tailCommand(store, await account(store, sub), values.after, values.json);
+        await tailCommand(operator, await account(operator, sub), values.after, values.json);
         return;
       }
-      case 'webhooks list':
-      case 'webhooks enable':
-      case 'webhooks disable': {
-        await webhooksCommand(store, sub!, await account(store, arg), positionals[3], out);
-        return;
+      default: {
+        // webhooks list|enable|disable
+        await webhooksCommand(operator, sub!, await account(operator, arg), positionals[3], out);
       }
-      default:
-        throw new UsageError(`unknown command "${positionals.join(' ')}"`);
     }
   } finally {
-    await store.close();
+    await operator.close();
   }
 }
+
+/** The service's answers that mean the command line names something wrong (exit 2). */
+const COMMAND_LINE_CODES = new Set(['invalid_body', 'account_not_found', 'account_exists', 'key_not_found', 'webhook_endpoint_not_found']);
 
 /** What a failure is reported as: its --json code, its exit status (see HELP), and its message. */
 function failure(error: unknown): { code: string; exit: number; message: string } {
@@ -198,6 +259,7 @@ function failure(error: unknown): { code: string; exit: number; message: string 
   if (error instanceof UsageError) return { code: error.code, exit: 2, message };
   if (error instanceof ConfigError) return { code: 'config_invalid', exit: 1, message };
   if (error instanceof StoreError) return { code: 'store_failed', exit: 1, message };
+  if (error instanceof OperatorError) return { code: error.code, exit: COMMAND_LINE_CODES.has(error.code) ? 2 : 1, message };
   return { code: 'internal', exit: 1, message };
 }
 

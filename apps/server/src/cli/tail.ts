@@ -1,9 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { AccountRecord, Store } from '../store/types.ts';
-import { toEnvelope } from '../stream/envelope.ts';
 import { paint, UsageError } from './format.ts';
+import type { Account, Operator } from './operator.ts';
 
 /**
  * `switchboard tail`: follows the account's response stream until Ctrl-C, which is how a user
@@ -17,20 +15,16 @@ import { paint, UsageError } from './format.ts';
  * never becomes a signal, as `pnpm start` does. Elsewhere SIGINT and SIGTERM stop it the same way,
  * each time it gets one: pnpm passes a SIGINT on to its child once more after the group's.
  */
-export async function tailCommand(store: Store, target: AccountRecord, from: string, json: boolean): Promise<void> {
-  let after = from === 'now' ? await store.newestEventId(target.id) : Number(from);
-  if (!Number.isSafeInteger(after) || after < 0) throw new UsageError('--after takes an event id or now');
+export async function tailCommand(operator: Operator, target: Account, from: string, json: boolean): Promise<void> {
+  if (from !== 'now' && !/^\d{1,15}$/.test(from)) throw new UsageError('--after takes an event id or now');
+  let after = from === 'now' ? await operator.newestEventId(target.id) : String(Number(from));
   const stop = new AbortController();
   const release = onInterrupt(() => stop.abort());
   try {
     console.error(paint('dim', `following ${target.name}'s stream after ${after} (Ctrl-C to stop)`));
-    while (!stop.signal.aborted) {
-      for (const event of await store.readEvents(target.id, after, 500)) {
-        const envelope = toEnvelope(event);
-        console.log(json ? JSON.stringify(envelope) : `${paint('dim', envelope.id.padStart(6))} ${paint('cyan', envelope.type.padEnd(26))} ${JSON.stringify(envelope.data)}`);
-        after = event.id;
-      }
-      await sleep(250, undefined, { signal: stop.signal }).catch(() => undefined);
+    for await (const event of operator.events(target.id, after, stop.signal)) {
+      console.log(json ? JSON.stringify(event) : `${paint('dim', event.id.padStart(6))} ${paint('cyan', event.type.padEnd(26))} ${JSON.stringify(event.data)}`);
+      after = event.id;
     }
   } finally {
     release();

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { FastifyInstance } from 'fastify';
 import openapi from '@switchboard/contracts/openapi.json' with { type: 'json' };
+import adminOpenapi from '@switchboard/contracts/admin.openapi.json' with { type: 'json' };
 
 /** Redoc's self-contained browser bundle, from its npm package: nothing comes from a CDN. */
 export const redocBundle = createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js');
@@ -17,12 +18,12 @@ export function redocScript(): string {
 }
 
 const TITLE = 'Switchboard API reference';
-const head = `<!doctype html>
+const head = (title = TITLE) => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${TITLE}</title>
+<title>${title}</title>
 <link rel="icon" href="data:,">
 <style>body { margin: 0; }</style>`;
 
@@ -31,10 +32,10 @@ const head = `<!doctype html>
 const policy = (scripts: string) =>
   [`default-src 'none'`, `script-src ${scripts}`, 'worker-src blob:', `style-src 'self' 'unsafe-inline'`, `img-src 'self' data:`, `font-src 'self' data:`, `connect-src 'self'`, `base-uri 'none'`, `form-action 'none'`].join('; ');
 
-const servedPage = `${head}
+const servedPage = (specUrl: string, title?: string) => `${head(title)}
 </head>
 <body>
-<redoc spec-url="/openapi.json"></redoc>
+<redoc spec-url="${specUrl}"></redoc>
 <script src="/docs/redoc.standalone.js"></script>
 </body>
 </html>
@@ -44,7 +45,7 @@ const servedPage = `${head}
 export function staticReference(): string {
   // Inside <script>, "</script" would end the element; "<\/script" means the same to JavaScript.
   const inline = (text: string) => text.replace(/<\/(script)/gi, '<\\/$1');
-  return `${head}
+  return `${head()}
 <meta http-equiv="Content-Security-Policy" content="${policy(`'unsafe-inline'`)}">
 </head>
 <body>
@@ -56,14 +57,23 @@ export function staticReference(): string {
 `;
 }
 
-/** `/docs` (the rendered reference of the public API) and `/openapi.json` (the document). No key needed. */
+/**
+ * `/docs` and `/docs/admin` (the rendered references of the public API and the admin API) and
+ * their documents, `/openapi.json` and `/admin.openapi.json`. No key needed.
+ */
 export function registerDocsRoutes(app: FastifyInstance): void {
-  const document = JSON.stringify(openapi);
   let bundle: string | undefined;
-  app.get('/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').header('cache-control', 'no-cache').send(document));
-  app.get('/docs', async (_request, reply) =>
-    reply.type('text/html; charset=utf-8').header('content-security-policy', `${policy(`'self'`)}; frame-ancestors 'none'`).header('cache-control', 'no-cache').send(servedPage),
-  );
+  const pages = [
+    { page: '/docs', specUrl: '/openapi.json', document: JSON.stringify(openapi), title: TITLE },
+    { page: '/docs/admin', specUrl: '/admin.openapi.json', document: JSON.stringify(adminOpenapi), title: 'Switchboard admin API reference' },
+  ];
+  for (const { page, specUrl, document, title } of pages) {
+    const html = servedPage(specUrl, title);
+    app.get(specUrl, async (_request, reply) => reply.type('application/json; charset=utf-8').header('cache-control', 'no-cache').send(document));
+    app.get(page, async (_request, reply) =>
+      reply.type('text/html; charset=utf-8').header('content-security-policy', `${policy(`'self'`)}; frame-ancestors 'none'`).header('cache-control', 'no-cache').send(html),
+    );
+  }
   app.get('/docs/redoc.standalone.js', async (_request, reply) => {
     bundle ??= redocScript();
     return reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=86400').send(bundle);

@@ -5,6 +5,7 @@ import { toEnvelope } from '../stream/envelope.ts';
 import { authenticateRead } from './auth.ts';
 import { sendError } from './errors.ts';
 import { queryInt } from './read.ts';
+import { oldestRetainedId } from '../webhooks/endpoints.ts';
 
 const BATCH = 500;
 /** Sent once per stream: how soon an EventSource reconnects after the stream drops. */
@@ -14,20 +15,34 @@ function wantsSse(request: FastifyRequest): boolean {
   return (request.headers.accept ?? '').includes('text/event-stream');
 }
 
+/** Serves one account's stream to a caller already authenticated; `slotKey` is whose open streams it counts toward. */
+export type AccountEvents = (request: FastifyRequest<{ Querystring: Record<string, string> }>, reply: FastifyReply, accountId: string, slotKey: string) => Promise<FastifyReply | void>;
+
 /**
  * GET /v1/events: the account's response stream, as Server-Sent Events or as JSON pages. Both
  * read the durable log from a cursor, so a resumed client sees each event exactly once.
  */
 export function registerEventRoutes(app: FastifyInstance, services: Services): void {
+  const serve = accountEvents(app, services);
+  app.get('/v1/events', async (request: FastifyRequest<{ Querystring: Record<string, string> }>, reply) => {
+    const accountId = await authenticateRead(services, request, reply);
+    if (!accountId) return reply;
+    return serve(request, reply, accountId, request.credentialId!);
+  });
+}
+
+/**
+ * What GET /v1/events serves, for any route that has found the account (the admin API's stream
+ * of an account serves the same). Streams opened through it end when `app` closes.
+ */
+export function accountEvents(app: FastifyInstance, services: Services): AccountEvents {
   // A stream never ends by itself: closing the server ends them, or close() would wait for every client.
   const open = new Set<() => void>();
   app.addHook('preClose', async () => {
     for (const end of open) end();
   });
 
-  app.get('/v1/events', async (request: FastifyRequest<{ Querystring: Record<string, string> }>, reply) => {
-    const accountId = await authenticateRead(services, request, reply);
-    if (!accountId) return reply;
+  return async (request, reply, accountId, slotKey) => {
     const sse = wantsSse(request);
     const header = request.headers['last-event-id'];
     const lastEventId = typeof header === 'string' && header !== '' ? header : undefined;
@@ -55,25 +70,15 @@ export function registerEventRoutes(app: FastifyInstance, services: Services): v
       return reply.send({ events: events.map(toEnvelope), nextAfter });
     }
     const slots = services.streamSlots;
-    const credentialId = request.credentialId!;
-    if (slots && !slots.take(credentialId)) {
+    if (slots && !slots.take(slotKey)) {
       return sendError(reply, 'too_many_streams', `this credential already has ${slots.max} open streams; close one first`);
     }
     try {
       return await stream(services, accountId, lost ? null : after, raw, purgedThrough, fromNow, request, reply, open);
     } finally {
-      slots?.release(credentialId);
+      slots?.release(slotKey);
     }
-  });
-}
-
-/**
- * The account's oldest retained event id. Ids are shared by every account, so the id after the
- * purged ones may belong to another account; with nothing retained, the next id it can get.
- */
-export async function oldestRetainedId(services: Services, accountId: string, purgedThrough: number): Promise<string> {
-  const [oldest] = await services.store.readEvents(accountId, purgedThrough, 1);
-  return String(oldest ? oldest.id : purgedThrough + 1);
+  };
 }
 
 /**

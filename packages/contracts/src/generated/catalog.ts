@@ -158,6 +158,7 @@ export const adminErrorCodes = [
   'cursor_expired',
   'headers_too_large',
   'rate_limited',
+  'too_many_streams',
   'internal',
   'not_implemented',
 ] as const;
@@ -183,6 +184,7 @@ export const adminErrorCatalog: Record<AdminErrorCode, { status: number }> = {
   cursor_expired: { status: 410 },
   headers_too_large: { status: 431 },
   rate_limited: { status: 429 },
+  too_many_streams: { status: 429 },
   internal: { status: 500 },
   not_implemented: { status: 501 },
 };

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { commandTypes, type Command } from '@switchboard/contracts';
 import type { Services } from '../../services.ts';
+import type { CommandRecord, MessageRecord, StatusChange } from '../../store/types.ts';
 import { iso } from '../../clock.ts';
 import { isUuid } from '../../ids.ts';
 import { sendError } from '../errors.ts';
@@ -9,12 +10,9 @@ import { messageBody } from '../read.ts';
 
 const TYPES: ReadonlySet<string> = new Set(commandTypes);
 
-/** The command as the API shows it, with its status history. */
-async function sendCommand(services: Services, accountId: string, commandId: string, reply: FastifyReply): Promise<FastifyReply> {
-  const command = await services.store.getCommand(accountId, commandId);
-  if (!command) return sendError(reply, 'command_not_found', 'no such command');
-  const [history, message] = await Promise.all([services.store.commandHistory(command.id), services.store.getMessageOfCommand(accountId, command.id)]);
-  const body: Command = {
+/** The command as the API shows it, with its status history and the message it sent. */
+export function commandBody(command: CommandRecord, history: readonly StatusChange[], message: MessageRecord | null): Command {
+  return {
     commandId: command.id,
     type: command.type,
     routingPath: command.routingPath,
@@ -32,7 +30,13 @@ async function sendCommand(services: Services, accountId: string, commandId: str
     history: history.map((h) => ({ status: h.status, at: iso(h.at) })),
     message: message ? messageBody(message) : null,
   };
-  return reply.send(body);
+}
+
+async function sendCommand(services: Services, accountId: string, commandId: string, reply: FastifyReply): Promise<FastifyReply> {
+  const command = await services.store.getCommand(accountId, commandId);
+  if (!command) return sendError(reply, 'command_not_found', 'no such command');
+  const [history, message] = await Promise.all([services.store.commandHistory(command.id), services.store.getMessageOfCommand(accountId, command.id)]);
+  return reply.send(commandBody(command, history, message));
 }
 
 /**

@@ -324,7 +324,8 @@ export interface paths {
          * The account's response stream
          * @description What `GET /v1/events` answers the account's own clients, in both forms (JSON pages, or
          *     Server-Sent Events with `Accept: text/event-stream`), with the same `after`, `limit` and
-         *     `Last-Event-ID`; an operator's stream counts toward the account's limit of open streams.
+         *     `Last-Event-ID`. An operator key may hold as many open streams of one account as an API
+         *     key may (`SWITCHBOARD_MAX_STREAMS_PER_CREDENTIAL`); one more is 429 `too_many_streams`.
          */
         get: operations["adminGetEvents"];
         put?: never;
@@ -551,7 +552,7 @@ export interface components {
          *     the public API also has keep its status.
          * @enum {string}
          */
-        AdminErrorCode: "bad_request" | "invalid_query" | "invalid_body" | "unsupported_media_type" | "unauthenticated" | "forbidden" | "not_found" | "account_not_found" | "key_not_found" | "command_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "method_not_allowed" | "account_exists" | "request_timeout" | "cursor_expired" | "headers_too_large" | "rate_limited" | "internal" | "not_implemented";
+        AdminErrorCode: "bad_request" | "invalid_query" | "invalid_body" | "unsupported_media_type" | "unauthenticated" | "forbidden" | "not_found" | "account_not_found" | "key_not_found" | "command_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "method_not_allowed" | "account_exists" | "request_timeout" | "cursor_expired" | "headers_too_large" | "rate_limited" | "too_many_streams" | "internal" | "not_implemented";
         AdminError: {
             error: components["schemas"]["AdminErrorCode"];
             message: string;
@@ -764,8 +765,27 @@ export interface components {
             /** @description A retained event of the account's log. */
             eventId: string;
         };
-        /** @description One attempt of the endpoint's log, with what the receiver answered. */
-        Delivery: components["schemas"]["WebhookDelivery"] & {
+        /**
+         * @description One attempt of the endpoint's log, with what the receiver answered: the account's own
+         *     `WebhookDelivery` (whose fields it repeats, as that schema admits no others) and two more.
+         */
+        Delivery: {
+            eventId: string;
+            /**
+             * Format: int32
+             * @description 1 for the first attempt at this event since it became due (a replay starts again at 1); 1 for a resend.
+             */
+            attempt: number;
+            at: components["schemas"]["Time"];
+            /**
+             * Format: int32
+             * @description The receiver's HTTP status; null when no response arrived.
+             */
+            status: number | null;
+            /** @description Why no response arrived: `timeout`, `address_refused` (SSRF rules), `dns`, `connection` and a detail. */
+            error: string | null;
+            /** Format: int32 */
+            latencyMs: number;
             /** @description The first 1 KiB of the receiver's response body, as UTF-8; null when no response arrived or it had none. */
             responseBody: string | null;
             /** @description Made by an operator's resend, not by the delivery in order. */
@@ -1104,25 +1124,6 @@ export interface components {
             /** @description The Standard Webhooks signing secret. Shown once. */
             secret: string;
         };
-        WebhookDelivery: {
-            eventId: string;
-            /**
-             * Format: int32
-             * @description 1 for the first attempt at this event since it became due (a replay starts again at 1).
-             */
-            attempt: number;
-            /** Format: date-time */
-            at: string;
-            /**
-             * Format: int32
-             * @description The receiver's HTTP status; null when no response arrived.
-             */
-            status: number | null;
-            /** @description Why no response arrived: `timeout`, `address_refused` (SSRF rules), `dns`, `connection` and a detail. */
-            error: string | null;
-            /** Format: int32 */
-            latencyMs: number;
-        };
         WebhookReplay: {
             /** @description A stream cursor (an event id, `0` for the start of the retained log). */
             after: string;
@@ -1212,6 +1213,8 @@ export interface components {
             headers: {
                 /** @description Seconds to wait. */
                 "Retry-After"?: number;
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -1275,7 +1278,17 @@ export interface components {
         Cursor: string;
     };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /**
+         * @description The quota that counted the request: `"default";q=60;w=60` (the command endpoint),
+         *     `"read";q=600;w=60` (the reads) or `"auth";q=20;w=60` (failed authentication, on a 429).
+         */
+        RateLimitPolicy: string;
+        /** @description What is left: `"<policy>";r=<remaining>;t=<seconds until a slot frees>`. */
+        RateLimit: string;
+        /** @description Seconds until a request would be counted again. */
+        RetryAfter: number;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -1900,7 +1913,18 @@ export interface operations {
                     "application/json": components["schemas"]["CursorExpiredError"];
                 };
             };
-            429: components["responses"]["RateLimited"];
+            /** @description Too many failed authentications from this address (`rate_limited`, with `Retry-After`), or one open stream too many for this operator key (`too_many_streams`, no `Retry-After`; close a stream first). */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Internal"];
             501: components["responses"]["NotImplemented"];

@@ -26,6 +26,7 @@ export const zAdminErrorCode = z.enum([
     'cursor_expired',
     'headers_too_large',
     'rate_limited',
+    'too_many_streams',
     'internal',
     'not_implemented'
 ]);
@@ -119,6 +120,27 @@ export const zWebhookEndpointState = z.strictObject({
 
 export const zWebhookResend = z.strictObject({
     eventId: z.string().regex(/^[1-9][0-9]{0,15}$/)
+});
+
+/**
+ * One attempt of the endpoint's log, with what the receiver answered: the account's own
+ * `WebhookDelivery` (whose fields it repeats, as that schema admits no others) and two more.
+ *
+ */
+export const zDelivery = z.object({
+    eventId: z.string(),
+    attempt: z.int().gte(1).lte(2147483647),
+    at: zTime,
+    status: z.int().gte(100).lte(999).nullable(),
+    error: z.string().nullable(),
+    latencyMs: z.int().gte(0).lte(2147483647),
+    responseBody: z.string().max(1024).nullable(),
+    resend: z.boolean()
+});
+
+export const zDeliveryPage = z.object({
+    deliveries: z.array(zDelivery).max(200),
+    nextCursor: z.string().nullable()
 });
 
 export const zAuditRecord = z.object({
@@ -541,28 +563,6 @@ export const zWebhookEndpointList = z.object({
 export const zWebhookEndpointWithSecret = zWebhookEndpoint2.and(z.object({
     secret: z.string().regex(/^whsec_[A-Za-z0-9+\/]+={0,2}$/)
 }));
-
-export const zWebhookDelivery = z.strictObject({
-    eventId: z.string(),
-    attempt: z.int().gte(1).lte(2147483647),
-    at: z.iso.datetime({ offset: true }),
-    status: z.int().gte(100).lte(999).nullable(),
-    error: z.string().nullable(),
-    latencyMs: z.int().gte(0).lte(2147483647)
-});
-
-/**
- * One attempt of the endpoint's log, with what the receiver answered.
- */
-export const zDelivery = zWebhookDelivery.and(z.object({
-    responseBody: z.string().max(1024).nullable(),
-    resend: z.boolean()
-}));
-
-export const zDeliveryPage = z.object({
-    deliveries: z.array(zDelivery).max(200),
-    nextCursor: z.string().nullable()
-});
 
 export const zWebhookReplay = z.strictObject({
     after: z.string().max(19).regex(/^[0-9]{1,19}$/)
