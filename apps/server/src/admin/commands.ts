@@ -3,7 +3,7 @@ import { ApiError } from '../errors.ts';
 import { isUuid } from '../ids.ts';
 import { err, ok, type Result } from '../result.ts';
 import type { CommandFilter, CommandRecord } from '../store/types.ts';
-import { commandBody } from '../http/commands/get.ts';
+import { commandBody } from '../bodies.ts';
 import type { AdminDeps } from './audit.ts';
 import { commandTimeline } from './timeline.ts';
 

@@ -2,7 +2,7 @@ import type { components } from '@switchboard/contracts';
 import { isUuid } from '../ids.ts';
 import { err, ok, type Result } from '../result.ts';
 import { ApiError } from '../errors.ts';
-import { conversationBody } from '../http/read.ts';
+import { conversationBody } from '../bodies.ts';
 import { findAccountById } from './accounts.ts';
 import type { AdminDeps } from './audit.ts';
 

@@ -1,44 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { connectorSchemas, type components, type Conversation } from '@switchboard/contracts';
+import { connectorSchemas, type components } from '@switchboard/contracts';
 import type { Services } from '../services.ts';
-import type { ConversationRecord, MessageRecord, PollWithVotes } from '../store/types.ts';
+import type { PollWithVotes } from '../store/types.ts';
 import { parseMessageCursor } from '../store/rules/messages.ts';
 import { authenticateRead } from './auth.ts';
 import { sendError } from './errors.ts';
 import { iso } from '../clock.ts';
 import { isUuid } from '../ids.ts';
 import { NO_LIVE_CONNECTOR } from '../leases/leases.ts';
-
-export function conversationBody(c: ConversationRecord): Conversation {
-  return {
-    conversationId: c.id,
-    kind: c.kind,
-    name: c.name,
-    participants: c.participants.map((externalId) => ({ externalId })),
-    createdAt: iso(c.createdAt),
-  };
-}
-
-/** A message and its state (specs: Message). */
-export function messageBody(m: MessageRecord): components['schemas']['Message'] {
-  const at = (time: number | null) => (time === null ? null : iso(time));
-  return {
-    messageExternalId: m.messageExternalId,
-    conversationId: m.conversationId,
-    direction: m.direction,
-    commandId: m.commandId,
-    senderExternalId: m.senderExternalId,
-    text: m.text,
-    attachments: m.attachments,
-    sentAt: at(m.sentAt),
-    deliveredAt: at(m.deliveredAt),
-    readAt: at(m.readAt),
-    failedAt: at(m.failedAt),
-    failure: m.failure,
-    editedAt: at(m.editedAt),
-    unsentAt: at(m.unsentAt),
-  };
-}
+import { conversationBody, messageBody } from '../bodies.ts';
 
 /** A poll with each option's tally and each voter's standing choice. */
 export function pollBody(p: PollWithVotes): components['schemas']['Poll'] {

@@ -1,36 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { commandTypes, type Command } from '@switchboard/contracts';
+import { commandTypes } from '@switchboard/contracts';
 import type { Services } from '../../services.ts';
-import type { CommandRecord, MessageRecord, StatusChange } from '../../store/types.ts';
-import { iso } from '../../clock.ts';
 import { isUuid } from '../../ids.ts';
 import { sendError } from '../errors.ts';
 import { authenticate, authenticateRead } from '../auth.ts';
-import { messageBody } from '../read.ts';
+import { commandBody } from '../../bodies.ts';
 
 const TYPES: ReadonlySet<string> = new Set(commandTypes);
-
-/** The command as the API shows it, with its status history and the message it sent. */
-export function commandBody(command: CommandRecord, history: readonly StatusChange[], message: MessageRecord | null): Command {
-  return {
-    commandId: command.id,
-    type: command.type,
-    routingPath: command.routingPath,
-    status: command.status,
-    target: command.target,
-    payload: command.payload,
-    logicalActionId: command.logicalActionId,
-    idempotencyKey: command.idempotencyKey,
-    conversationId: command.conversationId,
-    errorCode: command.errorCode,
-    errorMessage: command.errorMessage,
-    errorPath: command.errorPath,
-    createdAt: iso(command.createdAt),
-    settledAt: command.settledAt === null ? null : iso(command.settledAt),
-    history: history.map((h) => ({ status: h.status, at: iso(h.at) })),
-    message: message ? messageBody(message) : null,
-  };
-}
 
 async function sendCommand(services: Services, accountId: string, commandId: string, reply: FastifyReply): Promise<FastifyReply> {
   const command = await services.store.getCommand(accountId, commandId);
