@@ -4,6 +4,7 @@
 // Usage: node bundle-app.ts <entry.ts>... (run from the app's folder)
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
+import { copyConsoleAssets } from './console-assets.ts';
 
 const entries = process.argv.slice(2);
 if (entries.length === 0) {
@@ -11,7 +12,7 @@ if (entries.length === 0) {
   process.exit(2);
 }
 rmSync('dist', { recursive: true, force: true });
-await build({
+const { metafile } = await build({
   entryPoints: entries,
   outdir: 'dist',
   outbase: 'src',
@@ -21,6 +22,7 @@ await build({
   target: 'node22',
   sourcemap: true,
   logLevel: 'warning',
+  metafile: true,
   // npm packages stay external; @switchboard/* workspace packages are bundled from source.
   plugins: [{
     name: 'externals',
@@ -29,3 +31,5 @@ await build({
     },
   }],
 });
+// A bundle that serves the operator console gets its built files beside it (dist/console).
+copyConsoleAssets(metafile, 'dist');

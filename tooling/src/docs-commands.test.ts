@@ -23,12 +23,15 @@ const walked = new Set([
   ...commandsOf(read('docs/sending-and-reading.md'), 'Reading'),
   ...commandsOf(read('docs/stream-and-webhooks.md'), 'The stream'),
   ...commandsOf(read('docs/stream-and-webhooks.md'), 'Webhooks'),
+  ...commandsOf(read('docs/console.md'), 'Open it'),
+  ...commandsOf(read('docs/console.md'), 'The CLI against a remote server'),
 ].map((step) => step.command));
 
 /** Commands run elsewhere, by what runs them. */
 const elsewhere: Array<[RegExp, string]> = [
   [/ pnpm@[\d.]+ (generate|drift)\b/, '.ci/run (the drift check regenerates and compares)'],
   [/ run docs\b/, '.ci/run: docs:check builds the reference and renders it in chromium'],
+  [/ run console:check\b/, '.ci/run runs console:check after docs:check (it needs chromium)'],
   [/ pnpm@[\d.]+ crash\b/, 'packages/testkit/src/crash/crash.test.ts runs the campaign (fewer rounds)'],
   [/ pnpm@[\d.]+ fuzz\b/, 'apps/server/test/fuzz.http.test.ts sends the fuzzer\'s requests (fewer)'],
   [/ pnpm@[\d.]+ (changeset|version-packages|release:dry|release)\b/, 'releases: tooling/src/release.ts, run by hand (release:dry publishes nothing)'],

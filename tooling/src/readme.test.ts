@@ -138,6 +138,8 @@ describe('the README quick start, as written', () => {
       ...commandsOf(guide('sending-and-reading.md'), 'Reading'),
       ...commandsOf(guide('stream-and-webhooks.md'), 'The stream'),
       ...commandsOf(guide('stream-and-webhooks.md'), 'Webhooks'),
+      ...commandsOf(guide('console.md'), 'Open it'),
+      ...commandsOf(guide('console.md'), 'The CLI against a remote server'),
     ];
 
     // The first command: install, then start. The install half is CI's own first line (.ci/run),
@@ -166,7 +168,7 @@ describe('the README quick start, as written', () => {
 
     let terminal = await startInTerminal();
     const demo = demoEnv();
-    expect(Object.keys(demo).sort()).toEqual(['DM', 'GROUP', 'SWITCHBOARD_ACCOUNT', 'SWITCHBOARD_API_KEY', 'SWITCHBOARD_URL']);
+    expect(Object.keys(demo).sort()).toEqual(['DM', 'GROUP', 'SWITCHBOARD_ACCOUNT', 'SWITCHBOARD_API_KEY', 'SWITCHBOARD_OPERATOR_KEY', 'SWITCHBOARD_URL']);
     let stream = new Stream(demo.SWITCHBOARD_URL!, demo.SWITCHBOARD_API_KEY!);
 
     const sources: string[] = [];
@@ -268,6 +270,11 @@ describe('the README quick start, as written', () => {
       } else if (/ keys create acme/.test(command)) {
         acmeKey = /\bsb_[\w-]+/.exec(stdout)?.[0];
         expect(acmeKey, stdout).toBeDefined();
+      } else if (/ operator-keys create/.test(command)) {
+        expect(stdout).toMatch(command.includes('read-only') ? /\(read-only\)/ : /\(full\)/);
+        expect(stdout).toMatch(/\bsbo_[\w-]+/);
+      } else if (/ accounts list --url /.test(command)) {
+        expect(stdout).toMatch(/\bdemo\b/);
       } else if (/ connector-keys create acme/.test(command)) {
         expect(stdout).toMatch(/\bsbc_[\w-]+/);
       } else if (/ hosts$/.test(command.replace(/\s+#.*$/, ''))) {

@@ -12,6 +12,7 @@ import { createRequire, isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { buildConsole, copyConsoleAssets } from './console-assets.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const readJson = (path: string) => JSON.parse(readFileSync(join(root, path), 'utf8'));
@@ -95,6 +96,9 @@ export async function packSwitchboard(outDir: string): Promise<string> {
       await bundle('apps/server', ['src/main.ts', 'src/cli/main.ts'], join(stage, 'dist')),
       await bundle('apps/connector', ['src/main.ts'], join(stage, 'dist/connector')),
     ];
+    // The operator console (/console): its static files, built now, beside the server's bundle.
+    buildConsole();
+    copyConsoleAssets(metafiles[0]!, join(stage, 'dist'));
 
     // The npm packages the bundles import, at the versions the workspace pins them to.
     const pinned: Record<string, string> = {};

@@ -201,6 +201,7 @@ describe('bad input on every route', () => {
         // An operator key is not an account's key.
         { path: `/v1/admin/keys/${operator.id}/revoke`, status: 404, error: 'key_not_found' },
       ],
+      'GET /v1/admin/session': [],
       'GET /v1/admin/operator-keys': [],
       'POST /v1/admin/operator-keys': badBodies('/v1/admin/operator-keys', { role: 'admin' }, { label: 7 }, { label: 'x'.repeat(201) }),
       'POST /v1/admin/operator-keys/{keyId}/revoke': [
@@ -331,6 +332,11 @@ describe('accounts, keys and the outbound pause', () => {
     expect(reader).toMatchObject({ role: 'read-only', label: '' });
     expect((await call(reader.secret, 'GET', '/v1/admin/hosts')).status).toBe(200);
     expect((await call(reader.secret, 'POST', '/v1/admin/outbound/pause')).status).toBe(403);
+    // Each key reads its own record as the session: its id, role and label, never its secret.
+    const session = await call(reader.secret, 'GET', '/v1/admin/session');
+    expect(session.status).toBe(200);
+    expect(session.body).toEqual({ id: reader.id, role: 'read-only', label: '', prefix: reader.prefix, createdAt: reader.createdAt, revokedAt: null });
+    expect((await admin('GET', '/v1/admin/session', undefined, 200, full.secret))).toMatchObject({ id: full.id, role: 'full', label: 'ops' });
     const list = await admin('GET', '/v1/admin/operator-keys');
     expect(list.keys.map((k: any) => k.id)).toEqual(expect.arrayContaining([operator.id, full.id, reader.id]));
     expect(JSON.stringify(list)).not.toContain(full.secret);

@@ -11,6 +11,8 @@ import { registerEventRoutes } from './events.ts';
 import { connectorRoutes } from './connector.ts';
 import { registerDocsRoutes } from './docs.ts';
 import { registerWebhookRoutes } from './webhooks.ts';
+import { adminRoutes } from './admin/routes.ts';
+import { registerConsoleRoutes } from './console.ts';
 
 /** The HTTP API. Thin: parse, call the domain modules, map their results to responses. */
 export function buildApp(services: Services): FastifyInstance {
@@ -90,5 +92,7 @@ export function buildApp(services: Services): FastifyInstance {
   void app.register(connectorRoutes(services));
   registerDocsRoutes(app);
   registerWebhookRoutes(app, services, services.store.webhooks);
+  void app.register(adminRoutes(services));
+  registerConsoleRoutes(app);
   return app;
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { adminSchemas } from '@switchboard/contracts';
 import type { Services } from '../../services.ts';
+import type { OperatorKeyRecord } from '../../store/types.ts';
 import type { Result } from '../../result.ts';
 import type { ApiError } from '../../errors.ts';
 import { checkOperatorKey } from '../../auth/check.ts';
@@ -58,17 +59,17 @@ function answer<T>(reply: FastifyReply, result: Result<T, ApiError>, status = 20
  */
 export function adminRoutes(services: Services): (app: FastifyInstance) => Promise<void> {
   return async (app) => {
-    app.decorateRequest('operatorKeyId', undefined);
+    app.decorateRequest('operatorKey', undefined);
     app.addHook('preHandler', async (request, reply) => {
       const check = await checkOperatorKey(services, request.headers.authorization, request.raw.socket);
       if (!check.ok) return replyError(reply, check.error);
       if (check.value.role === 'read-only' && request.method !== 'GET' && request.method !== 'HEAD') {
         return sendError(reply, 'forbidden', 'this operator key is read-only; a change needs a full key');
       }
-      request.operatorKeyId = check.value.id;
+      request.operatorKey = check.value;
     });
     /** The operator making this request's change. */
-    const by = (request: FastifyRequest): Admin => ({ ...services, operatorKeyId: request.operatorKeyId! });
+    const by = (request: FastifyRequest): Admin => ({ ...services, operatorKeyId: request.operatorKey!.id });
     const events = accountEvents(app, services);
 
     app.get('/v1/admin/overview', async (request: FastifyRequest<{ Querystring: Query }>, reply) => {
@@ -104,6 +105,7 @@ export function adminRoutes(services: Services): (app: FastifyInstance) => Promi
     });
 
     // Operator keys.
+    app.get('/v1/admin/session', async (request, reply) => reply.send(admin.operatorKeyBody(request.operatorKey!)));
     app.get('/v1/admin/operator-keys', async (_request, reply) => reply.send(await admin.listOperatorKeys(services)));
     app.post('/v1/admin/operator-keys', async (request, reply) => {
       const b = await body(request, reply, adminSchemas.zAdminCreateOperatorKeyBody);
@@ -136,7 +138,7 @@ export function adminRoutes(services: Services): (app: FastifyInstance) => Promi
       const account = await admin.findAccountById(services, request.params.accountId);
       if (!account.ok) return replyError(reply, account.error);
       // An operator key's streams of one account count as one credential's.
-      return events(request, reply, account.value.id, `${request.operatorKeyId}/${account.value.id}`);
+      return events(request, reply, account.value.id, `${request.operatorKey!.id}/${account.value.id}`);
     });
 
     // Webhook endpoints.
@@ -182,7 +184,7 @@ export function adminRoutes(services: Services): (app: FastifyInstance) => Promi
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The operator key of an admin API request, once its hook has checked it. */
-    operatorKeyId: string | undefined;
+    /** The live operator key making the request, once the hook checked it. */
+    operatorKey: OperatorKeyRecord | undefined;
   }
 }

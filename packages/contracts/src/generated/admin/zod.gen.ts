@@ -690,6 +690,11 @@ export const zAdminCreateOperatorKeyBody = zOperatorKeyCreate;
  */
 export const zAdminCreateOperatorKeyResponse = zOperatorKeyWithSecret;
 
+/**
+ * The key, never its secret.
+ */
+export const zAdminSessionResponse = zOperatorKey;
+
 export const zAdminRevokeOperatorKeyPath = z.object({
     keyId: z.string()
 });
