@@ -321,7 +321,7 @@ describe('the README quick start, as written', () => {
 
   it('documents every command with the pinned runtime: no bare node (an older one cannot run .ts) and no bare pnpm', () => {
     const readmes = [
-      'README.md', ...readdirSync(join(root, 'docs')).map((name) => `docs/${name}`),
+      'README.md', ...readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`),
       'packages/sdk/README.md', 'packages/mcp/README.md', 'apps/connector/README.md', 'apps/connector/src/driver/bluebubbles/README.md',
     ];
     const offenders = readmes.flatMap((file) =>
