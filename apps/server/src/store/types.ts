@@ -229,6 +229,13 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
+/** An account's line policies (specs/openapi/switchboard.yaml, "Line policies"); null: off. */
+export interface LinePolicies {
+  newContacts: { perHour: number | null; perDay: number | null } | null;
+  pacing: { perMinute: number } | null;
+  loopBreaker: { maxUnanswered: number } | null;
+}
+
 /** Accounts, their credentials and the outbound pause. */
 export interface AccountStore {
   createAccount(input: { id: string; name: string; createdAt: number }): Promise<AccountRecord>;
@@ -238,6 +245,10 @@ export interface AccountStore {
   setOutboundPaused(accountId: string | null, paused: boolean): Promise<void>;
   /** True when sending is paused for this account or for every account. */
   isOutboundPaused(accountId: string): Promise<boolean>;
+  /** The account's line policies; every one null (off) until set. */
+  getPolicies(accountId: string): Promise<LinePolicies>;
+  /** Replaces the account's line policies; the next command is held to them. */
+  setPolicies(accountId: string, policies: LinePolicies, at: number): Promise<void>;
 
   createCredential(input: Omit<CredentialRecord, 'revokedAt'> & { hash: Buffer }): Promise<CredentialRecord>;
   findCredentialByHash(hash: Buffer): Promise<(CredentialRecord & { hash: Buffer }) | null>;

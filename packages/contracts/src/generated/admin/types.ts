@@ -107,6 +107,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/accounts/{accountId}/policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id. An id of no account, or not a UUID, is 404 `account_not_found`. */
+                accountId: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The account's line policies
+         * @description What specs/openapi/switchboard.yaml ("Line policies") enforces for the account; every policy is off (null) until an operator sets it.
+         */
+        get: operations["adminGetPolicies"];
+        /**
+         * Replace the account's line policies
+         * @description The body is the whole set: a policy left out or null is off. It applies to the next
+         *     command the account sends; what was counted before (the sends of the last minute, hour,
+         *     day) counts under the new limits.
+         */
+        put: operations["adminSetPolicies"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/outbound/pause": {
         parameters: {
             query?: never;
@@ -604,6 +633,30 @@ export interface components {
         AccountDetail: components["schemas"]["AccountSummary"] & {
             /** @description Every account's outbound sending is paused, this one's with it. */
             pausedByAll: boolean;
+            policies: components["schemas"]["LinePolicies"];
+        };
+        /**
+         * @description An account's line policies (specs/openapi/switchboard.yaml, "Line policies"). Each is off
+         *     when absent or null.
+         */
+        LinePolicies: {
+            /** @description At most this many first messages to addresses the account has never talked to, per rolling hour and per rolling day. */
+            newContacts?: {
+                /** Format: int32 */
+                perHour?: number | null;
+                /** Format: int32 */
+                perDay?: number | null;
+            } | null;
+            /** @description At most `perMinute` messages to one conversation in any 60 seconds. */
+            pacing?: {
+                /** Format: int32 */
+                perMinute: number;
+            } | null;
+            /** @description At most `maxUnanswered` messages in a row to one conversation with no inbound message between them. */
+            loopBreaker?: {
+                /** Format: int32 */
+                maxUnanswered: number;
+            } | null;
         };
         Outbound: {
             /** @description Outbound sending is paused for every account. */
@@ -823,7 +876,7 @@ export interface components {
              * @description The operator key that made the change; null for a change the CLI made where the store is (no key is needed there).
              */
             operatorKeyId: string | null;
-            /** @description The operation: `account.create`, `account.pause`, `account.resume`, `outbound.pause`, `outbound.resume`, `key.create`, `key.revoke`, `operator_key.create`, `operator_key.revoke`, `webhook_endpoint.enable`, `webhook_endpoint.disable`, `webhook_endpoint.rotate_secret`, `webhook_endpoint.resend`, `webhook_endpoint.replay`, `webhook_endpoint.test`. */
+            /** @description The operation: `account.create`, `account.pause`, `account.resume`, `outbound.pause`, `outbound.resume`, `key.create`, `key.revoke`, `operator_key.create`, `operator_key.revoke`, `account.policies`, `webhook_endpoint.enable`, `webhook_endpoint.disable`, `webhook_endpoint.rotate_secret`, `webhook_endpoint.resend`, `webhook_endpoint.replay`, `webhook_endpoint.test`. */
             action: string;
             /**
              * Format: uuid
@@ -1500,6 +1553,74 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["AccountNotFound"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    adminGetPolicies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id. An id of no account, or not a UUID, is 404 `account_not_found`. */
+                accountId: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The policies. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinePolicies"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["AccountNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    adminSetPolicies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id. An id of no account, or not a UUID, is 404 `account_not_found`. */
+                accountId: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LinePolicies"];
+            };
+        };
+        responses: {
+            /** @description The policies as stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinePolicies"];
+                };
+            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["AccountNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Internal"];

@@ -51,6 +51,24 @@ export const zAccount = z.object({
     createdAt: zTime
 });
 
+/**
+ * An account's line policies (specs/openapi/switchboard.yaml, "Line policies"). Each is off
+ * when absent or null.
+ *
+ */
+export const zLinePolicies = z.strictObject({
+    newContacts: z.strictObject({
+        perHour: z.int().gte(1).lte(100000).nullish(),
+        perDay: z.int().gte(1).lte(100000).nullish()
+    }).nullish(),
+    pacing: z.strictObject({
+        perMinute: z.int().gte(1).lte(600)
+    }).nullish(),
+    loopBreaker: z.strictObject({
+        maxUnanswered: z.int().gte(1).lte(10000)
+    }).nullish()
+});
+
 export const zOutbound = z.object({
     paused: z.boolean()
 });
@@ -271,7 +289,8 @@ export const zAccountList = z.object({
 });
 
 export const zAccountDetail = zAccountSummary.and(z.object({
-    pausedByAll: z.boolean()
+    pausedByAll: z.boolean(),
+    policies: zLinePolicies
 }));
 
 export const zHostList = z.object({
@@ -638,6 +657,26 @@ export const zAdminResumeAccountPath = z.object({
  * The account, resumed.
  */
 export const zAdminResumeAccountResponse = zAccount;
+
+export const zAdminGetPoliciesPath = z.object({
+    accountId: z.string()
+});
+
+/**
+ * The policies.
+ */
+export const zAdminGetPoliciesResponse = zLinePolicies;
+
+export const zAdminSetPoliciesBody = zLinePolicies;
+
+export const zAdminSetPoliciesPath = z.object({
+    accountId: z.string()
+});
+
+/**
+ * The policies as stored.
+ */
+export const zAdminSetPoliciesResponse = zLinePolicies;
 
 /**
  * Every account is paused.
