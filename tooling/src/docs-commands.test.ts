@@ -25,6 +25,7 @@ const walked = new Set([
   ...commandsOf(read('docs/stream-and-webhooks.md'), 'Webhooks'),
   ...commandsOf(read('docs/console.md'), 'Open it'),
   ...commandsOf(read('docs/console.md'), 'The CLI against a remote server'),
+  ...commandsOf(read('docs/line-policies.md'), 'The policies'),
 ].map((step) => step.command));
 
 /** Commands run elsewhere, by what runs them. */

@@ -140,6 +140,7 @@ describe('the README quick start, as written', () => {
       ...commandsOf(guide('stream-and-webhooks.md'), 'Webhooks'),
       ...commandsOf(guide('console.md'), 'Open it'),
       ...commandsOf(guide('console.md'), 'The CLI against a remote server'),
+      ...commandsOf(guide('line-policies.md'), 'The policies'),
     ];
 
     // The first command: install, then start. The install half is CI's own first line (.ci/run),

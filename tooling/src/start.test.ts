@@ -57,6 +57,11 @@ describe('pnpm start', { timeout: 240_000 }, () => {
     expect(consolePage.headers.get('content-type')).toMatch(/^text\/html/);
     const overview = await fetch(`${before.SWITCHBOARD_URL}/v1/admin/overview`, { headers: { authorization: `Bearer ${before.SWITCHBOARD_OPERATOR_KEY}` } });
     expect(overview.status).toBe(200);
+    // The demo's line policies are on, as the banner says, and the admin API shows them.
+    const policies = await fetch(`${before.SWITCHBOARD_URL}/v1/admin/accounts/${before.SWITCHBOARD_ACCOUNT}/policies`, { headers: { authorization: `Bearer ${before.SWITCHBOARD_OPERATOR_KEY}` } });
+    expect(policies.status).toBe(200);
+    expect(await policies.json()).toEqual({ newContacts: { perHour: 15, perDay: 50 }, pacing: { perMinute: 10 }, loopBreaker: { maxUnanswered: 8 } });
+    expect(first.output()).toContain('Line policies   new contacts 15/h 50/day, 10/min per chat, loop breaker 8');
 
     // A second start on the same data directory is refused at once, naming the first and what to do instead.
     const again = run(await freePort());
@@ -104,8 +109,13 @@ describe('pnpm start', { timeout: 240_000 }, () => {
     // It says what it does, as the README says it: the host releases its lease, then the server drains.
     expect(first.output()).toMatch(/\nStopping: the connector host releases its lease… released\.\nThe server drains… stopped\.\n$/);
 
+    // A demo with no line policy on (turned off, or made before there were any) gets them again on the next start.
+    execFileSync(process.execPath, [join(root, 'apps/server/dist/cli/main.js'), 'policies', 'set', 'demo', '--new-contacts-per-hour', 'off', '--new-contacts-per-day', 'off', '--pacing-per-minute', 'off', '--loop-breaker', 'off'], {
+      env: { ...process.env, SWITCHBOARD_DATA_DIR: dataDir },
+    });
     const second = run(port);
     await until('the second start', () => second.output().includes('Switchboard is running'));
+    expect(second.output()).toContain('Line policies   new contacts 15/h 50/day, 10/min per chat, loop breaker 8');
     // The same operator key after a restart.
     expect(demoEnv()).toMatchObject({ DM: before.DM, GROUP: before.GROUP, SWITCHBOARD_OPERATOR_KEY: before.SWITCHBOARD_OPERATOR_KEY });
     expect(hostOf(second.output())).toBe(hostOf(first.output()));

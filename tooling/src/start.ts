@@ -219,6 +219,27 @@ async function operatorKey(url: string, saved: string | undefined): Promise<stri
   return key;
 }
 
+type LinePolicies = { newContacts: { perHour: number | null; perDay: number | null } | null; pacing: { perMinute: number } | null; loopBreaker: { maxUnanswered: number } | null };
+
+/**
+ * The demo's line policies (docs/line-policies.md): on when the demo is made, and again on a later
+ * start that finds none, so an agent tried against the demo meets them; an operator's own settings
+ * are kept. Loose enough for the README's walk, which sends at most 4 messages to one conversation
+ * in a minute, 3 in a row without a reply, and writes to 3 new contacts.
+ */
+function demoPolicies(accountId: string): LinePolicies {
+  const current = cli('policies', accountId) as LinePolicies;
+  if (current.newContacts || current.pacing || current.loopBreaker) return current;
+  return cli('policies', 'set', accountId, '--new-contacts-per-hour', '15', '--new-contacts-per-day', '50', '--pacing-per-minute', '10', '--loop-breaker', '8') as LinePolicies;
+}
+
+/** The banner's line: what is on (`new contacts 15/h 50/day, 10/min per chat, loop breaker 8`). */
+function policiesLine(p: LinePolicies): string {
+  const contacts = [p.newContacts?.perHour != null ? `${p.newContacts.perHour}/h` : '', p.newContacts?.perDay != null ? `${p.newContacts.perDay}/day` : ''].filter(Boolean).join(' ');
+  const on = [contacts && `new contacts ${contacts}`, p.pacing && `${p.pacing.perMinute}/min per chat`, p.loopBreaker && `loop breaker ${p.loopBreaker.maxUnanswered}`].filter(Boolean);
+  return on.length ? on.join(', ') : 'off';
+}
+
 /**
  * A direct and a group conversation: someone writes to the account, and a group is started with it.
  * Found once and kept in demo.json, so $DM and $GROUP name the same chats after every restart.
@@ -412,6 +433,7 @@ execFileSync(join(root, 'node_modules/.bin/turbo'), ['run', 'build', '--filter=@
 const server = start('server', serverEntry, serverFlags);
 const url = await listening(server);
 const account = await demoAccount(url);
+const policies = demoPolicies(account.accountId);
 start('connector', connectorEntry, [], { SWITCHBOARD_URL: url, SWITCHBOARD_CONNECTOR_KEY: account.connectorKey, SWITCHBOARD_HOST_ID: hostId });
 const { direct, group } = await conversations(url, account);
 const holder = await leaseHolder(url, account.apiKey);
@@ -431,6 +453,7 @@ ${paint('bold', 'Switchboard is running')} ${paint('dim', `(data in ${dataDir})`
   Group chat      ${group}
   Console         ${paint('cyan', `${url}/console`)} ${paint('dim', 'sign in with the operator key')}
   Operator key    ${paint('bold', account.operatorKey)}
+  Line policies   ${policiesLine(policies)} ${paint('dim', '(switchboard policies demo)')}
   Connector host  ${hostId} ${paint('dim', holder === hostId ? '(holds the lease)' : holder ? `(stands by: ${holder} holds the lease)` : '(no lease yet)')}
 
 In another terminal:  ${paint('bold', `source ${relative(process.cwd(), envFile).startsWith('..') ? envFile : relative(process.cwd(), envFile)}`)}  then try the README's curl examples.

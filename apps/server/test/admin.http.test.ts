@@ -24,7 +24,7 @@ const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats.default(ajv);
 ajv.addSchema(spec, 'admin');
 
-type Method = 'GET' | 'POST' | 'PATCH';
+type Method = 'GET' | 'POST' | 'PATCH' | 'PUT';
 const operations: Array<{ method: Method; path: string }> = Object.entries(spec.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
   Object.keys(item).filter((m) => m !== 'parameters').map((m) => ({ method: m.toUpperCase() as Method, path })));
 const opName = (o: { method: string; path: string }) => `${o.method} ${o.path}`;
@@ -187,6 +187,19 @@ describe('bad input on every route', () => {
       ],
       'GET /v1/admin/accounts/{accountId}': notAccount(''),
       'POST /v1/admin/accounts/{accountId}/pause': notAccount('/pause'),
+      'GET /v1/admin/accounts/{accountId}/policies': notAccount('/policies'),
+      'PUT /v1/admin/accounts/{accountId}/policies': [
+        ...notAccount('/policies', { pacing: { perMinute: 10 } }),
+        ...badBodies(`${a}/policies`,
+          // Negative, zero, over the maximum, a string, not a whole number.
+          { pacing: { perMinute: -1 } }, { pacing: { perMinute: 0 } }, { pacing: { perMinute: 601 } }, { pacing: { perMinute: '10' } }, { pacing: { perMinute: 2.5 } },
+          { newContacts: { perHour: 0 } }, { newContacts: { perDay: 100001 } }, { newContacts: { perHour: '15' } }, { newContacts: { perDay: -5 } },
+          { loopBreaker: { maxUnanswered: 0 } }, { loopBreaker: { maxUnanswered: 10001 } }, { loopBreaker: { maxUnanswered: 'eight' } },
+          // Unknown keys, at the top and within a policy.
+          { speed: 1 }, { pacing: { perMinute: 5, burst: 2 } }, { newContacts: { perWeek: 3 } },
+          // Wrong types and shapes.
+          { pacing: {} }, { pacing: true }, { newContacts: 5 }, { loopBreaker: [8] }, [], 'null', '"off"', '7'),
+      ],
       'POST /v1/admin/accounts/{accountId}/resume': notAccount('/resume'),
       'POST /v1/admin/outbound/pause': [],
       'POST /v1/admin/outbound/resume': [],
@@ -343,6 +356,63 @@ describe('accounts, keys and the outbound pause', () => {
     // The new full key works, and may revoke itself.
     expect((await admin('POST', `/v1/admin/operator-keys/${full.id}/revoke`, undefined, 200, full.secret)).revokedAt).not.toBeNull();
     expect((await call(full.secret, 'GET', '/v1/admin/hosts')).status).toBe(401);
+  });
+});
+
+describe('line policies', () => {
+  it('PUT replaces the set (a policy left out is off), GET and the account\'s detail show it, the audit log records it', async () => {
+    const { accountId } = await adminAccount();
+    const p = `/v1/admin/accounts/${accountId}/policies`;
+    const off = { newContacts: null, pacing: null, loopBreaker: null };
+    // Every policy is off until an operator sets one.
+    expect(await admin('GET', p)).toEqual(off);
+    expect((await admin('GET', `/v1/admin/accounts/${accountId}`)).policies).toEqual(off);
+
+    const all = { newContacts: { perHour: 15, perDay: 50 }, pacing: { perMinute: 10 }, loopBreaker: { maxUnanswered: 8 } };
+    expect(await admin('PUT', p, all)).toEqual(all);
+    expect(await admin('GET', p)).toEqual(all);
+    expect((await admin('GET', `/v1/admin/accounts/${accountId}`)).policies).toEqual(all);
+    // Any case of the id names the account.
+    expect(await admin('GET', p.replace(accountId, accountId.toUpperCase()))).toEqual(all);
+
+    // A bad body is 400 invalid_body naming the field, and changes nothing.
+    for (const [body, field] of [
+      [{ ...all, pacing: { perMinute: 0 } }, 'pacing.perMinute'],
+      [{ ...all, loopBreaker: { maxUnanswered: 10001 } }, 'loopBreaker.maxUnanswered'],
+      [{ ...all, newContacts: { perHour: '15' } }, 'newContacts.perHour'],
+      [{ ...all, burst: 3 }, 'burst'],
+    ] as const) {
+      const refused = await admin('PUT', p, body, 400);
+      expect(refused).toMatchObject({ error: 'invalid_body', field });
+    }
+    expect(await admin('GET', p)).toEqual(all);
+
+    // The body is the whole set: left out or null is off; a new-contact budget with neither window is off too.
+    expect(await admin('PUT', p, { pacing: { perMinute: 3 }, loopBreaker: null })).toEqual({ ...off, pacing: { perMinute: 3 } });
+    expect(await admin('PUT', p, { newContacts: { perDay: 40 } })).toEqual({ ...off, newContacts: { perHour: null, perDay: 40 } });
+    expect(await admin('PUT', p, { newContacts: { perHour: null } })).toEqual(off);
+    expect(await admin('PUT', p, {})).toEqual(off);
+    expect(await admin('GET', p)).toEqual(off);
+
+    // Another account's policies are its own.
+    const other = await adminAccount();
+    expect(await admin('GET', `/v1/admin/accounts/${other.accountId}/policies`)).toEqual(off);
+
+    // Each change is in the audit log with the policies as stored; a refused one is not.
+    const { records } = await admin('GET', '/v1/admin/audit?limit=200');
+    const mine = records.filter((r: any) => r.accountId === accountId && r.action === 'account.policies');
+    expect(mine.map((r: any) => r.detail)).toEqual([off, off, { ...off, newContacts: { perHour: null, perDay: 40 } }, { ...off, pacing: { perMinute: 3 } }, all]);
+    expect(mine[0]).toMatchObject({ operatorKeyId: operator.id, subject: null });
+  });
+
+  it('a read-only key reads them and may not change them (403, nothing changes)', async () => {
+    const { accountId } = await adminAccount();
+    const p = `/v1/admin/accounts/${accountId}/policies`;
+    await admin('PUT', p, { pacing: { perMinute: 5 } });
+    const reader = await server.operatorKey('read-only');
+    expect(await admin('GET', p, undefined, 200, reader.secret)).toMatchObject({ pacing: { perMinute: 5 } });
+    expect(await admin('PUT', p, { pacing: { perMinute: 50 } }, 403, reader.secret)).toMatchObject({ error: 'forbidden' });
+    expect(await admin('GET', p)).toMatchObject({ pacing: { perMinute: 5 } });
   });
 });
 

@@ -388,6 +388,64 @@ describe('tail', () => {
   });
 });
 
+describe('line policies', () => {
+  const off = { newContacts: null, pacing: null, loopBreaker: null };
+
+  it('policies shows each policy as its limit or off; policies set changes only the named ones', async () => {
+    const account = await newAccount('policies');
+    expect(await json('policies', account.name)).toEqual(off);
+    const shown = await cli('policies', account.name);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(/POLICY\s+LIMIT/);
+    for (const policy of ['new-contacts-per-hour', 'new-contacts-per-day', 'pacing-per-minute', 'loop-breaker']) expect(shown.stdout).toMatch(new RegExp(`${policy}\\s+off`));
+
+    expect(await json('policies', 'set', account.name, '--pacing-per-minute', '10', '--new-contacts-per-day', '50')).toEqual({
+      ...off, newContacts: { perHour: null, perDay: 50 }, pacing: { perMinute: 10 },
+    });
+    // What was not named stays as it was.
+    const set = await cli('policies', 'set', account.id, '--loop-breaker', '8', '--new-contacts-per-hour', '15');
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout).toContain(`line policies of ${account.name} set`);
+    expect(set.stdout).toMatch(/new-contacts-per-hour\s+15/);
+    expect(set.stdout).toMatch(/new-contacts-per-day\s+50/);
+    expect(set.stdout).toMatch(/pacing-per-minute\s+10/);
+    expect(set.stdout).toMatch(/loop-breaker\s+8/);
+    const all = { newContacts: { perHour: 15, perDay: 50 }, pacing: { perMinute: 10 }, loopBreaker: { maxUnanswered: 8 } };
+    expect(await json('policies', account.name)).toEqual(all);
+    // "off" turns one off; both windows off turns the new-contact budget off.
+    expect(await json('policies', 'set', account.name, '--pacing-per-minute', 'off')).toEqual({ ...all, pacing: null });
+    expect(await json('policies', 'set', account.name, '--new-contacts-per-hour', 'off', '--new-contacts-per-day', 'off')).toEqual({ ...all, newContacts: null, pacing: null });
+  });
+
+  it('a limit that is not a whole number of at least 1, no policy named, or a limit over the maximum: exit 2 with a clear message, nothing changes', async () => {
+    const account = await newAccount('policies-usage');
+    await json('policies', 'set', account.name, '--loop-breaker', '8');
+    const cases: [string[], string, string][] = [
+      [['policies', 'set', account.name, '--pacing-per-minute', '0'], 'usage', '--pacing-per-minute takes a whole number of at least 1, or "off" (not "0")'],
+      [['policies', 'set', account.name, '--loop-breaker', '2.5'], 'usage', '--loop-breaker takes a whole number'],
+      [['policies', 'set', account.name, '--new-contacts-per-day', 'ten'], 'usage', '--new-contacts-per-day takes a whole number'],
+      [['policies', 'set', account.name, '--new-contacts-per-hour=-3'], 'usage', '--new-contacts-per-hour takes a whole number'],
+      [['policies', 'set', account.name], 'usage', 'at least one of --new-contacts-per-hour'],
+      [['policies', account.name, '--pacing-per-minute', '5'], 'usage', 'belongs to: switchboard policies set'],
+      [['policies', 'set', account.name, '--pacing-per-minute'], 'usage', '--pacing-per-minute'],
+      [['policies', 'set', account.name, '--pacing-per-minute', '601'], 'invalid_body', 'pacing.perMinute'],
+      [['policies', 'set', 'nobody-here', '--pacing-per-minute', '5'], 'account_not_found', 'no account "nobody-here"'],
+      [['policies'], 'usage', 'name an account'],
+    ];
+    const runs = await Promise.all(cases.map(([args]) => cli(...args, '--json')));
+    for (const [i, run] of runs.entries()) {
+      const [args, code, message] = cases[i]!;
+      expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(JSON.parse(run.stderr), args.join(' ')).toEqual({ error: code, message: expect.stringContaining(message) });
+    }
+    const human = await cli('policies', 'set', account.name, '--pacing-per-minute', '0');
+    expect(human.stderr).toContain('error: --pacing-per-minute takes a whole number of at least 1');
+    expect(human.stderr).toContain('switchboard --help');
+    expect(await json('policies', account.name)).toEqual({ ...off, loopBreaker: { maxUnanswered: 8 } });
+  });
+});
+
 describe('remote mode (--url, with an operator key)', () => {
   /** Runs the CLI away from the store: no store in its environment, only the server's URL and the key. */
   function remote(key: string | undefined, ...args: string[]): Promise<Run> {
@@ -450,13 +508,19 @@ describe('remote mode (--url, with an operator key)', () => {
     await remoteJson(full.secret, 'keys', 'revoke', apiKey.id);
     expect((await sendText(apiKey.secret)).status).toBe(401);
     expect(await remoteJson(full.secret, 'webhooks', 'list', name)).toEqual([]);
+    // Line policies: the same merge through the admin API, the same output as the direct mode.
+    await remoteJson(full.secret, 'policies', 'set', name, '--pacing-per-minute', '10');
+    const policies = await remoteJson(full.secret, 'policies', 'set', name, '--loop-breaker', '8');
+    expect(policies).toEqual({ newContacts: null, pacing: { perMinute: 10 }, loopBreaker: { maxUnanswered: 8 } });
+    expect(await remoteJson(full.secret, 'policies', name)).toEqual(await json('policies', name));
+    expect((await remote(full.secret, 'policies', name)).stdout).toBe((await cli('policies', name)).stdout);
 
     // Each change is in the audit log under the key that made it; a change made where the store is, under none.
     await json('pause', name);
     const audit = (await (await fetch(`${server.url}/v1/admin/audit?limit=20`, { headers: { authorization: `Bearer ${full.secret}` } })).json()) as { records: any[] };
     const mine = audit.records.filter((r) => r.accountId === created.id).map((r) => [r.action, r.operatorKeyId]);
     expect(mine).toEqual([
-      ['account.pause', null], ['key.revoke', full.id], ['account.resume', full.id], ['account.pause', full.id], ['key.create', full.id], ['key.create', full.id], ['account.create', full.id],
+      ['account.pause', null], ['account.policies', full.id], ['account.policies', full.id], ['key.revoke', full.id], ['account.resume', full.id], ['account.pause', full.id], ['key.create', full.id], ['key.create', full.id], ['account.create', full.id],
     ]);
   });
 
@@ -490,6 +554,7 @@ describe('remote mode (--url, with an operator key)', () => {
       [full.secret, ['pause', 'nobody-here'], 'account_not_found', 2],
       [full.secret, ['keys', 'revoke', 'no-such-key'], 'key_not_found', 2],
       [full.secret, ['accounts', 'create', 'has spaces'], 'invalid_body', 2],
+      [full.secret, ['policies', 'set', 'nobody-here', '--loop-breaker', '3'], 'account_not_found', 2],
     ];
     const runs = await Promise.all(cases.map(([key, args]) => remote(key, ...args, '--json')));
     for (const [i, run] of runs.entries()) {
@@ -497,8 +562,13 @@ describe('remote mode (--url, with an operator key)', () => {
       expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(exit);
       expect(JSON.parse(run.stderr), args.join(' ')).toEqual({ error: code, message: expect.any(String) });
     }
-    // A read-only key reads.
+    // A read-only key reads, line policies too.
     expect((await remoteJson<any[]>(readOnly.secret, 'accounts', 'list')).length).toBeGreaterThan(0);
+    const account = await newAccount('remote-ro-policies');
+    expect(await remoteJson(readOnly.secret, 'policies', account.name)).toEqual({ newContacts: null, pacing: null, loopBreaker: null });
+    const refused = await remote(readOnly.secret, 'policies', 'set', account.name, '--loop-breaker', '3', '--json');
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stderr).error).toBe('forbidden');
     // No server there: a port that was free a moment ago.
     const probe = createServer().listen(0, '127.0.0.1');
     await once(probe, 'listening');

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { createIdSource } from '../src/ids.ts';
 import type { PlatformEvent } from '@switchboard/contracts';
 import { webhookStoreSuite } from './webhook-store.suite.ts';
-import { StoreError, type Dispatched, type NewCommand, type SettleResult, type Settlement, type Store } from '../src/store/types.ts';
+import { StoreError, type AcceptResult, type CommandRecord, type Dispatched, type LinePolicies, type NewCommand, type SettleResult, type Settlement, type Store } from '../src/store/types.ts';
 
 const newId = createIdSource().next;
 
@@ -49,6 +49,11 @@ const TTL = 15_000;
 /** What a dispatch handed out: its commands, or null when the epoch was not live. */
 const handed = async (read: Promise<Dispatched | null>) => (await read)?.commands ?? null;
 const hash = (text: string) => createHash('sha256').update(text).digest();
+/** The command an acceptance queued or adopted (a refusal fails the test). */
+function commandOf(result: AcceptResult): CommandRecord {
+  if (result.disposition === 'refused') throw new Error(`refused: ${result.refusal.code}`);
+  return result.command;
+}
 
 /**
  * The one suite every Store implementation passes (each store's test file runs it with its own
@@ -161,6 +166,106 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         await store.setOutboundPaused(null, false);
         expect(await store.isOutboundPaused(a.id)).toBe(false);
         expect(await store.isOutboundPaused(b.id)).toBe(false);
+      });
+    });
+
+    describe('line policies', () => {
+      const OFF: LinePolicies = { newContacts: null, pacing: null, loopBreaker: null };
+      const SOME: LinePolicies = { newContacts: { perHour: 5, perDay: null }, pacing: { perMinute: 3 }, loopBreaker: null };
+
+      it('every policy is off until set; a set replaces them all, per account', async () => {
+        const a = await account();
+        const b = await account();
+        expect(await store.getPolicies(a.id)).toEqual(OFF);
+        await store.setPolicies(a.id, SOME, T0);
+        expect(await store.getPolicies(a.id)).toEqual(SOME);
+        expect(await store.getPolicies(b.id)).toEqual(OFF);
+        const next: LinePolicies = { newContacts: null, pacing: null, loopBreaker: { maxUnanswered: 4 } };
+        await store.setPolicies(a.id, next, T0 + 1);
+        expect(await store.getPolicies(a.id)).toEqual(next);
+        await store.setPolicies(a.id, OFF, T0 + 2);
+        expect(await store.getPolicies(a.id)).toEqual(OFF);
+      });
+
+      it('a change made through another connection is seen at once, though "none" was read (and cached) before', async () => {
+        if (!hooks.peer) return;
+        const a = await account();
+        const other = await peer();
+        expect(await store.getPolicies(a.id)).toEqual(OFF);
+        expect(await store.getPolicies(a.id)).toEqual(OFF);
+        await other.setPolicies(a.id, SOME, T0);
+        expect(await store.getPolicies(a.id)).toEqual(SOME);
+        await other.setPolicies(a.id, OFF, T0 + 1);
+        expect(await store.getPolicies(a.id)).toEqual(OFF);
+      });
+    });
+
+    describe('line policies at acceptance', () => {
+      /** An account with a direct conversation (+14155550123 in it) and `policies`. */
+      async function policed(policies: Partial<LinePolicies>) {
+        const a = await account();
+        const reported = await report(a.id, [appeared('dm', { conversationKind: 'direct', name: null, participants: ['+1 415 555 0123'] })]);
+        if (!reported.ok) throw new Error('refused');
+        const conversationId = (reported.value.events[0]!.data as { conversationId: string }).conversationId;
+        await store.setPolicies(a.id, { newContacts: null, pacing: null, loopBreaker: null, ...policies }, T0);
+        return { a, conversationId };
+      }
+      const sendTo = (accountId: string, conversationId: string, createdAt: number, overrides: Partial<NewCommand> = {}) =>
+        newCommand(accountId, { target: { kind: 'conversation', conversationId }, conversationId, createdAt, ...overrides });
+      const toRecipient = (accountId: string, address: string, createdAt = T0) =>
+        newCommand(accountId, { routingPath: 'admin', target: { kind: 'recipient', recipientExternalId: address }, createdAt });
+
+      it('pacing: the send past the limit is refused and nothing of it written; once the oldest leaves the minute, one more goes in', async () => {
+        const { a, conversationId } = await policed({ pacing: { perMinute: 2 } });
+        expect((await store.acceptCommand(sendTo(a.id, conversationId, T0), 0, true)).disposition).toBe('queued');
+        expect((await store.acceptCommand(sendTo(a.id, conversationId, T0 + 10_000, { idempotencyKey: 'k2' }), 0, true)).disposition).toBe('queued');
+        const third = sendTo(a.id, conversationId, T0 + 20_000, { idempotencyKey: 'k3' });
+        expect(await store.acceptCommand(third, 0, true)).toEqual({
+          disposition: 'refused', refusal: { code: 'pacing_limit', policy: 'pacing', limit: 2, window: 'minute', retryAfterMs: 40_000, newAddresses: 0 },
+        });
+        expect(await store.getCommand(a.id, third.id)).toBeNull();
+        expect(await store.findIdempotentCommand(a.id, 'k3', 0)).toBeNull();
+        expect((await store.acceptCommand(sendTo(a.id, conversationId, T0 + 60_000, { idempotencyKey: 'k3' }), 0, true)).disposition).toBe('queued');
+      });
+
+      it('an idempotent retry of an accepted command adopts it, spending nothing, though the limit is reached', async () => {
+        const { a, conversationId } = await policed({ pacing: { perMinute: 1 } });
+        const original = sendTo(a.id, conversationId, T0, { idempotencyKey: 'same' });
+        expect((await store.acceptCommand(original, 0, true)).disposition).toBe('queued');
+        const retry = await store.acceptCommand(sendTo(a.id, conversationId, T0 + 1, { idempotencyKey: 'same' }), 0, true);
+        expect(retry.disposition).toBe('adopted');
+        expect(commandOf(retry).id).toBe(original.id);
+      });
+
+      it('loop breaker: refused after the limit in a row; an inbound message in the conversation starts the count again', async () => {
+        const { a, conversationId } = await policed({ loopBreaker: { maxUnanswered: 2 } });
+        for (const at of [T0, T0 + 1]) expect((await store.acceptCommand(sendTo(a.id, conversationId, at), 0, true)).disposition).toBe('queued');
+        expect(await store.acceptCommand(sendTo(a.id, conversationId, T0 + 2), 0, true)).toEqual({
+          disposition: 'refused', refusal: { code: 'loop_breaker', policy: 'loopBreaker', limit: 2, window: null, retryAfterMs: null, newAddresses: 0 },
+        });
+        await report(a.id, [{ type: 'message.received', conversationExternalId: 'dm', messageExternalId: 'in-1', senderExternalId: '+14155550123', text: 'hi', attachments: [], receivedAt: new Date(T0 + 3).toISOString() }], T0 + 3);
+        for (const at of [T0 + 4, T0 + 5]) expect((await store.acceptCommand(sendTo(a.id, conversationId, at), 0, true)).disposition).toBe('queued');
+        expect((await store.acceptCommand(sendTo(a.id, conversationId, T0 + 6), 0, true)).disposition).toBe('refused');
+      });
+
+      it('new contacts: counted once per address, known participants never; the budget refuses the next new one', async () => {
+        const { a } = await policed({ newContacts: { perHour: 1, perDay: null } });
+        expect((await store.acceptCommand(toRecipient(a.id, '+14155550123'), 0, true)).disposition).toBe('queued');
+        expect((await store.acceptCommand(toRecipient(a.id, '+14155550100'), 0, true)).disposition).toBe('queued');
+        expect((await store.acceptCommand(toRecipient(a.id, '+14155550100', T0 + 1), 0, true)).disposition).toBe('queued');
+        const refused = await store.acceptCommand(toRecipient(a.id, '+14155550101', T0 + 2), 0, true);
+        expect(refused).toEqual({
+          disposition: 'refused', refusal: { code: 'new_contact_limit', policy: 'newContacts', limit: 1, window: 'hour', retryAfterMs: HOUR - 2, newAddresses: 1 },
+        });
+        expect((await store.acceptCommand(toRecipient(a.id, '+14155550101', T0 + HOUR), 0, true)).disposition).toBe('queued');
+      });
+
+      it('concurrent new contacts with one unit left: exactly one is queued', async () => {
+        const { a } = await policed({ newContacts: { perHour: 1, perDay: null } });
+        const results = await Promise.all(Array.from({ length: 10 }, (_, i) =>
+          store.acceptCommand(toRecipient(a.id, `+1415555020${i}`), 0, true)));
+        expect(results.filter((r) => r.disposition === 'queued')).toHaveLength(1);
+        expect(results.filter((r) => r.disposition === 'refused')).toHaveLength(9);
       });
     });
 
@@ -528,8 +633,8 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         const duplicate = newCommand(a.id, { idempotencyKey: 'k1', payload: { text: 'different' }, createdAt: T0 + 10 });
         const result = await store.acceptCommand(duplicate, T0 + 10 - HOUR);
         expect(result.disposition).toBe('adopted');
-        expect(result.command.id).toBe(original.id);
-        expect(result.command.payload).toEqual({ text: 'hello' });
+        expect(commandOf(result).id).toBe(original.id);
+        expect(commandOf(result).payload).toEqual({ text: 'hello' });
         expect(await store.getCommand(a.id, duplicate.id)).toBeNull();
         expect((await store.findIdempotentCommand(a.id, 'k1', T0 - HOUR))!.id).toBe(original.id);
         // The key is per account.
@@ -542,7 +647,7 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         const results = await Promise.all(Array.from({ length: 20 }, () => store.acceptCommand(newCommand(a.id, { idempotencyKey: 'burst' }), T0 - HOUR)));
         const queued = results.filter((r) => r.disposition === 'queued');
         expect(queued).toHaveLength(1);
-        expect(new Set(results.map((r) => r.command.id))).toEqual(new Set([queued[0]!.command.id]));
+        expect(new Set(results.map((r) => commandOf(r).id))).toEqual(new Set([queued[0]!.command.id]));
       });
 
       it('a key past retention is forgotten: the new command takes it over', async () => {
@@ -1003,7 +1108,7 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
       it('finds a command of any account by id', async () => {
         const a = await account();
         const c = newCommand(a.id);
-        const { command } = await store.acceptCommand(c, 0);
+        const command = commandOf(await store.acceptCommand(c, 0));
         expect(await store.findCommand(c.id)).toEqual(command);
         expect(await store.findCommand(newId())).toBeNull();
       });
@@ -1011,7 +1116,7 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
       it('a dispatch records when it happened, with the epoch', async () => {
         const a = await account();
         const c = newCommand(a.id);
-        expect((await store.acceptCommand(c, 0)).command.dispatchedAt).toBeNull();
+        expect(commandOf(await store.acceptCommand(c, 0)).dispatchedAt).toBeNull();
         const l = await lease(a.id);
         const [dispatched] = (await handed(store.dispatchCommands(a.id, l.epoch, 10, [], T0 + 7, TTL)))!;
         expect(dispatched).toMatchObject({ id: c.id, dispatchEpoch: l.epoch, dispatchedAt: T0 + 7 });
@@ -1232,7 +1337,18 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
           replicas[i % 3]!.acceptCommand(newCommand(a.id, { idempotencyKey: 'across' }), T0 - HOUR)));
         const queued = results.filter((r) => r.disposition === 'queued');
         expect(queued).toHaveLength(1);
-        expect(new Set(results.map((r) => r.command.id))).toEqual(new Set([queued[0]!.command.id]));
+        expect(new Set(results.map((r) => commandOf(r).id))).toEqual(new Set([queued[0]!.command.id]));
+      });
+
+      it('line policies: with one new-contact unit left, concurrent sends across replicas queue exactly one', async () => {
+        const replicas = [store, await replica(), await replica()];
+        const a = await account();
+        await store.setPolicies(a.id, { newContacts: { perHour: 1, perDay: null }, pacing: null, loopBreaker: null }, T0);
+        const results = await Promise.all(Array.from({ length: 30 }, (_, i) => replicas[i % 3]!.acceptCommand(newCommand(a.id, {
+          routingPath: 'admin', target: { kind: 'recipient', recipientExternalId: `+141555503${String(i).padStart(2, '0')}` },
+        }), 0, true)));
+        expect(results.filter((r) => r.disposition === 'queued')).toHaveLength(1);
+        expect(results.filter((r) => r.disposition === 'refused')).toHaveLength(29);
       });
 
       it('batches on two replicas claiming the same keys in opposite orders all go in: no deadlock', async () => {

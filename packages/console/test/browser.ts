@@ -2,7 +2,8 @@
 // CHROMIUM=path) against the real built server (apps/server/dist), with a simulated connector host
 // executing commands and a webhook receiver on loopback. Each page's main flow is driven as an
 // operator would (sign in, overview, pause and resume an account, a failed command's reason, the
-// live stream, a webhook endpoint's attempts and a resend, keys, a read-only key, a revoked key),
+// live stream, a webhook endpoint's attempts and a resend, keys, line policies and a send over
+// one, a read-only key, a revoked key),
 // axe-core checks every page (serious and critical violations fail), and nothing the page's policy
 // refuses may be asked for. Screenshots go to a temp folder (printed); `--docs` also copies them
 // to docs/console/. Run by CI after docs:check; the test command needs no browser.
@@ -317,6 +318,41 @@ try {
     if (revoked.status !== 401) throw new Error(`the revoked key answered ${revoked.status}`);
   });
 
+  await step('account line policies: set a pacing limit with a confirmation, see it shown; a send over it answers 429 pacing_limit', async () => {
+    await page.goto(`${console_}/accounts/${account.id}`, { waitUntil: 'networkidle0' });
+    await text(page, 'all off');
+    await link(page, 'Line policies').click();
+    await text(page, 'What it protects against');
+    await page.locator('#policy-perMinute').fill('3');
+    await button(page, 'Save policies…').click();
+    await page.waitForSelector('dialog[open]');
+    await text(page, 'pacing: 3 messages per conversation per minute');
+    await checkAccessibility(page, 'account (line policies, confirmation)');
+    await page.locator('dialog[open] ::-p-aria([name="Save policies"][role="button"])').click();
+    await page.waitForSelector('dialog[open]', { hidden: true });
+    await text(page, 'Saved: the next command is held to these policies.');
+    await page.waitForFunction(() => [...document.querySelectorAll('tr.policy')].some((row) => row.textContent!.includes('Pacing') && row.textContent!.includes('on') && row.textContent!.includes('3 messages per conversation per minute')));
+    await text(page, '1 of 4 on');
+    const stored = await api(base, operatorKey, 'GET', `/v1/admin/accounts/${account.id}/policies`);
+    if (JSON.stringify(stored) !== JSON.stringify({ newContacts: null, pacing: { perMinute: 3 }, loopBreaker: null })) throw new Error(`the server holds ${JSON.stringify(stored)}`);
+    await checkAccessibility(page, 'account (line policies)');
+    await shoot(page, 'account-policies');
+    // Sends to the conversation this minute count already; within four, one is over the limit.
+    let refused: { status: number; body: any } | undefined;
+    for (let i = 0; i < 4 && !refused; i++) {
+      const response = await fetch(`${base}/v1/commands/message.send`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ target: { kind: 'conversation', conversationId: conversation }, payload: { text: `paced ${i}` } }) });
+      const body = await response.json();
+      if (response.status !== 202) refused = { status: response.status, body };
+    }
+    if (!refused || refused.status !== 429 || refused.body.error !== 'pacing_limit') throw new Error(`a send over the pacing limit answered ${JSON.stringify(refused ?? 'nothing but 202')}`);
+    // Off again in the form (an empty field), so the steps below send freely.
+    await page.locator('#policy-perMinute').click();
+    await page.keyboard.press('End');
+    await page.keyboard.press('Backspace');
+    await confirmWith(page, 'Save policies…', 'Save policies');
+    await text(page, 'all off');
+  });
+
   await step('webhooks: the attempts log shows each response; resend one attempt and see the new one', async () => {
     await page.goto(`${console_}/accounts/${account.id}/webhooks`, { waitUntil: 'networkidle0' });
     await text(page, 'CRM sync');
@@ -392,6 +428,10 @@ try {
     await viewer.page.goto(`${console_}/accounts/${account.id}/keys`, { waitUntil: 'networkidle0' });
     await text(viewer.page, 'mac mini');
     if (await viewer.page.$('::-p-aria([name="Create key"][role="button"])')) throw new Error('a read-only key is offered Create key');
+    await viewer.page.goto(`${console_}/accounts/${account.id}/policies`, { waitUntil: 'networkidle0' });
+    await text(viewer.page, 'A full operator key can change them.');
+    if (await viewer.page.$('::-p-aria([name="Save policies…"][role="button"])')) throw new Error('a read-only key is offered Save policies');
+    await viewer.page.goto(`${console_}/accounts/${account.id}/keys`, { waitUntil: 'networkidle0' });
     await shoot(viewer.page, 'read-only');
     // Revoked while signed in: the next request answers 401 and the console returns to sign-in.
     const me = (await api(base, operatorKey, 'GET', '/v1/admin/operator-keys')).keys.find((k: { label: string }) => k.label === 'on-call viewer');
@@ -453,7 +493,7 @@ console.log(`\nscreenshots: ${shots}`);
 if (toDocs) {
   const docs = join(root, 'docs/console');
   mkdirSync(docs, { recursive: true });
-  for (const name of ['overview', 'account', 'command-failed', 'stream', 'webhook-endpoint', 'operator-keys']) {
+  for (const name of ['overview', 'account', 'account-policies', 'command-failed', 'stream', 'webhook-endpoint', 'operator-keys']) {
     try {
       copyFileSync(join(shots, `${name}.png`), join(docs, `${name}.png`));
     } catch {

@@ -33,8 +33,8 @@ export async function listAccounts(deps: AdminDeps): Promise<Schemas['AccountLis
 export async function getAccount(deps: AdminDeps, id: string): Promise<Result<Schemas['AccountDetail'], ApiError>> {
   const found = await findAccountById(deps, id);
   if (!found.ok) return found;
-  const [leases, pausedByAll] = await Promise.all([deps.store.listLeases(), deps.store.outboundPausedForAll()]);
-  return ok({ ...summary(deps, found.value, leases.find((l) => l.accountId === found.value.id)), pausedByAll });
+  const [leases, pausedByAll, policies] = await Promise.all([deps.store.listLeases(), deps.store.outboundPausedForAll(), deps.store.getPolicies(found.value.id)]);
+  return ok({ ...summary(deps, found.value, leases.find((l) => l.accountId === found.value.id)), pausedByAll, policies });
 }
 
 /** A new account; its name follows the spec's rule and is unique (409 `account_exists`). */

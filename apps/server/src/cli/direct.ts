@@ -36,6 +36,8 @@ export function directOperator(store: Store, config: Config): Operator {
       else await value(admin.setAccountPaused(deps, accountId, paused));
     },
     listHosts: async () => (await admin.listHosts(deps)).hosts,
+    getPolicies: (accountId) => value(admin.getPolicies(deps, accountId)),
+    setPolicies: (accountId, policies) => value(admin.setPolicies(deps, accountId, policies)),
     listEndpoints: async (accountId) => (await value(admin.listEndpoints(deps, accountId))).endpoints,
     setEndpointEnabled: (accountId, endpointId, enabled) => value(admin.setEndpointEnabled(deps, accountId, endpointId, enabled)),
     newestEventId: async (accountId) => String(await store.newestEventId(accountId)),

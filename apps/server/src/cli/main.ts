@@ -9,6 +9,7 @@ import { remoteOperator } from './remote.ts';
 import { OperatorError, type Account, type Operator } from './operator.ts';
 import { webhooksCommand } from './webhooks.ts';
 import { tailCommand } from './tail.ts';
+import { policiesCommand, policyLimit, POLICY_OPTIONS, type PolicyOption } from './policies.ts';
 import { paint, table, UsageError } from './format.ts';
 
 const HELP = `switchboard: operate a Switchboard service
@@ -30,6 +31,10 @@ Usage: switchboard <command> [arguments] [--data-dir DIR | --url URL] [--json]
   pause <account> | pause --all          pause outbound sending (commands answer 503 outbound_paused)
   resume <account> | resume --all        resume outbound sending
   hosts                                  list connector hosts and their leases
+  policies <account>                     show the account's line policies (each limit, or off)
+  policies set <account> [--new-contacts-per-hour N|off] [--new-contacts-per-day N|off]
+      [--pacing-per-minute N|off] [--loop-breaker N|off]
+                                         change the named line policies, keep the others
   tail <account> [--after ID|now]        follow the account's response stream (from its start,
                                          after an event id, or from now on)
   webhooks list <account>                list the account's webhook endpoints (state, cursor, backlog)
@@ -49,6 +54,7 @@ through the server's admin API, with the operator key in SWITCHBOARD_OPERATOR_KE
 Examples:
   switchboard accounts create acme
   switchboard keys create acme --label "support bot"
+  switchboard policies set acme --pacing-per-minute 10 --loop-breaker off
   SWITCHBOARD_OPERATOR_KEY=sbo_... switchboard hosts --url https://switchboard.example
 
 Exit status: 0 done; 2 the command line is wrong, or names something that does not exist (or
@@ -91,6 +97,7 @@ function parse(argv: string[]) {
         role: { type: 'string', default: 'full' },
         all: { type: 'boolean', default: false },
         after: { type: 'string', default: '0' },
+        ...Object.fromEntries(POLICY_OPTIONS.map((o) => [o, { type: 'string' as const }])) as Record<PolicyOption, { type: 'string' }>,
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -125,9 +132,10 @@ async function run(argv: string[]): Promise<void> {
     throw new UsageError(`"${command}" is a command of the installed switchboard executable (docs/deploying.md); in the monorepo: ${command === 'serve' ? 'node apps/server/dist/main.js' : 'npx -y pnpm@10.34.9 connector run ...'}`);
   }
   const out = (human: string, json: unknown) => console.log(values.json ? JSON.stringify(json, null, 2) : human);
-  const line = `${command} ${SUBCOMMANDS.includes(command) ? sub ?? '' : ''}`.trim();
+  // `policies <account>` shows, `policies set <account>` changes: its sub is the account unless it is "set".
+  const line = command === 'policies' ? (sub === 'set' ? 'policies set' : 'policies') : `${command} ${SUBCOMMANDS.includes(command) ? sub ?? '' : ''}`.trim();
   const known = ['accounts create', 'accounts list', 'keys create', 'keys list', 'keys revoke', 'connector-keys create', 'operator-keys create',
-    'operator-keys list', 'operator-keys revoke', 'pause', 'resume', 'hosts', 'tail', 'webhooks list', 'webhooks enable', 'webhooks disable', 'migrate'];
+    'operator-keys list', 'operator-keys revoke', 'pause', 'resume', 'hosts', 'tail', 'webhooks list', 'webhooks enable', 'webhooks disable', 'policies', 'policies set', 'migrate'];
   if (!known.includes(line)) throw new UsageError(`unknown command "${positionals.join(' ')}"`);
   if (command === 'migrate') {
     if (values.url !== undefined) throw new UsageError('migrate runs where the database is, not with --url');
@@ -145,6 +153,13 @@ async function run(argv: string[]): Promise<void> {
   // What the command line lacks is said before anything is opened.
   if (line === 'accounts create' && !arg) throw new UsageError('accounts create <name>');
   if ((line === 'keys revoke' || line === 'operator-keys revoke') && !arg) throw new UsageError(`${line} <keyId>`);
+  const policyOptions = Object.fromEntries(POLICY_OPTIONS.filter((o) => values[o] !== undefined).map((o) => [o, values[o]!])) as Partial<Record<PolicyOption, string>>;
+  if (line === 'policies set') {
+    if (Object.keys(policyOptions).length === 0) throw new UsageError(`policies set <account> and at least one of ${POLICY_OPTIONS.map((o) => `--${o}`).join(', ')} (a number, or off)`);
+    for (const [option, value] of Object.entries(policyOptions)) policyLimit(option as PolicyOption, value);
+  } else if (Object.keys(policyOptions).length > 0) {
+    throw new UsageError(`--${Object.keys(policyOptions)[0]} belongs to: switchboard policies set <account>`);
+  }
   if (line === 'operator-keys create' && values.role !== 'full' && values.role !== 'read-only') throw new UsageError('--role is full or read-only');
   const operator = await connect(values.url, values['data-dir']);
   try {
@@ -234,6 +249,11 @@ async function run(argv: string[]): Promise<void> {
             ])]),
           hosts.map((h) => ({ ...h, accountName: names.get(h.accountId) ?? null })),
         );
+        return;
+      }
+      case 'policies':
+      case 'policies set': {
+        await policiesCommand(operator, await account(operator, line === 'policies' ? sub : arg), line === 'policies set', policyOptions, out);
         return;
       }
       case 'tail': {

@@ -9,6 +9,7 @@ export type OperatorKeyWithSecret = A['OperatorKeyWithSecret'];
 export type OperatorRole = A['OperatorRole'];
 export type Host = A['Host'];
 export type WebhookEndpoint = A['WebhookEndpoint'];
+export type LinePolicies = A['LinePolicies'];
 
 /**
  * What the CLI does, in the admin API's shapes, whichever way it reaches the service: directly
@@ -27,6 +28,9 @@ export interface Operator {
   /** Pauses (or resumes) one account's outbound sending, or every account's when `accountId` is null. */
   setPaused(accountId: string | null, paused: boolean): Promise<void>;
   listHosts(): Promise<Host[]>;
+  getPolicies(accountId: string): Promise<LinePolicies>;
+  /** Replaces the whole set (a policy left out is off); answers them as stored. */
+  setPolicies(accountId: string, policies: LinePolicies): Promise<LinePolicies>;
   listEndpoints(accountId: string): Promise<WebhookEndpoint[]>;
   setEndpointEnabled(accountId: string, endpointId: string, enabled: boolean): Promise<WebhookEndpoint>;
   /** The id of the account's newest event (`--after now`). */

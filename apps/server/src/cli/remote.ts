@@ -39,6 +39,8 @@ export function remoteOperator(url: string, operatorKey: string): Operator {
       else await body(api.POST(paused ? '/v1/admin/accounts/{accountId}/pause' : '/v1/admin/accounts/{accountId}/resume', account(accountId)));
     },
     listHosts: async () => (await body(api.GET('/v1/admin/hosts'))).hosts,
+    getPolicies: (accountId) => body(api.GET('/v1/admin/accounts/{accountId}/policies', account(accountId))),
+    setPolicies: (accountId, policies) => body(api.PUT('/v1/admin/accounts/{accountId}/policies', { ...account(accountId), body: policies })),
     listEndpoints: async (accountId) => (await body(api.GET('/v1/admin/accounts/{accountId}/webhook-endpoints', account(accountId)))).endpoints,
     setEndpointEnabled: (accountId, endpointId, enabled) =>
       body(api.PATCH('/v1/admin/accounts/{accountId}/webhook-endpoints/{endpointId}', { ...endpoint(accountId, endpointId), body: { enabled } })),

@@ -4,6 +4,8 @@ import { NO_LIVE_CONNECTOR } from '../leases/leases.ts';
 import type { Services } from '../services.ts';
 import type { CommandRecord } from '../store/types.ts';
 import { checkEnvelope } from './envelope.ts';
+import { policyError } from './policies.ts';
+import { policiesApply } from '../store/rules/policies.ts';
 import { err, ok, type Result } from '../result.ts';
 
 export type IntakeResult = Result<{ acknowledgement: Acknowledgement; command: CommandRecord }, ApiError>;
@@ -15,7 +17,8 @@ function unavailable(code: 'outbound_paused' | 'no_live_connector', message: str
 
 /**
  * Accepts one command for an authenticated account: the envelope checks, then idempotency,
- * pause and lease, then the durable write. Steps 6 to 13 of the order in the OpenAPI spec.
+ * pause and lease, then the line policies and the durable write. Steps 6 to 14 of the order in
+ * the OpenAPI spec.
  */
 export async function intake(
   services: Pick<Services, 'store' | 'clock' | 'config' | 'log' | 'waiters' | 'ids'>,
@@ -62,17 +65,22 @@ export async function intake(
     return err(unavailable('no_live_connector', NO_LIVE_CONNECTOR, 5));
   }
 
+  // Step 13: cached, so an account without policies reads nothing more; the store decides under its lock.
+  const policed = policiesApply(await store.getPolicies(accountId), { type, target, conversationId });
+
   const id = services.ids.next();
   let accepted;
   try {
     accepted = await store.acceptCommand(
       { id, accountId, type, routingPath, target, payload, idempotencyKey, conversationId, logicalActionId: idempotencyKey ?? id, createdAt: now },
       keyNotBefore,
+      policed,
     );
   } catch (error) {
     services.log.error({ err: error, accountId, commandId: id }, 'command not stored');
     return err(new ApiError('internal', 'the command could not be stored; nothing was written'));
   }
+  if (accepted.disposition === 'refused') return err(policyError(accepted.refusal));
   if (accepted.disposition === 'adopted') return adopted(accepted.command);
   services.waiters.wake(accountId);
   return ok({ command: accepted.command, acknowledgement: { commandId: id, status: 'queued', disposition: 'queued' } });

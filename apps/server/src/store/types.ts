@@ -3,6 +3,7 @@ import type {
 } from '@switchboard/contracts';
 import type { WebhookStore } from './webhooks.ts';
 import type { Result } from '../result.ts';
+import type { PolicyRefusal } from './rules/policies.ts';
 
 export type CredentialKind = 'account' | 'connector';
 
@@ -79,7 +80,9 @@ export interface NewCommand {
 
 export type AcceptResult =
   | { disposition: 'queued'; command: CommandRecord }
-  | { disposition: 'adopted'; command: CommandRecord };
+  | { disposition: 'adopted'; command: CommandRecord }
+  /** A line policy refused it (rules/policies.ts): nothing was written. */
+  | { disposition: 'refused'; refusal: PolicyRefusal };
 
 /**
  * An event as the store keeps it. The store is ignorant of event shapes (its one suite stores
@@ -362,8 +365,14 @@ export interface Dispatched {
 
 export interface CommandStore {
   findIdempotentCommand(accountId: string, key: string, notBefore: number): Promise<CommandRecord | null>;
-  /** Records a command; on the agent-turn path with a key already known (and not older than `keyNotBefore`), adopts instead. */
-  acceptCommand(command: NewCommand, keyNotBefore: number): Promise<AcceptResult>;
+  /**
+   * Records a command; on the agent-turn path with a key already known (and not older than
+   * `keyNotBefore`), adopts instead. `policed`: the account's policies (as `getPolicies` gave
+   * them) apply to the command (rules/policies.ts, `policiesApply`): the store locks the account's
+   * policies, reads them and the usage they count, and writes the command with the first contacts
+   * it makes, or refuses and writes nothing, in one transaction. An adoption spends nothing.
+   */
+  acceptCommand(command: NewCommand, keyNotBefore: number, policed?: boolean): Promise<AcceptResult>;
   getCommand(accountId: string, id: string): Promise<CommandRecord | null>;
   commandHistory(id: string): Promise<StatusChange[]>;
   /**

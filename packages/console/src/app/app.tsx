@@ -6,7 +6,7 @@ import { forgetKey, openSession, storedKey, type Session } from './session.ts';
 import { Badge, ConfirmDialog, Loading, Note } from './ui.tsx';
 import { SignIn } from './pages/sign-in.tsx';
 import { Overview } from './pages/overview.tsx';
-import { AccountPage } from './pages/account.tsx';
+import { AccountPage, type Tab } from './pages/account.tsx';
 import { CommandsPage } from './pages/commands.tsx';
 import { CommandPage } from './pages/command.tsx';
 import { WebhooksPage, EndpointPage } from './pages/webhooks.tsx';
@@ -139,8 +139,8 @@ function Page({ path, query }: { path: string; query: URLSearchParams }) {
   if ((params = match('/accounts/:accountId/webhooks', path))) return <WebhooksPage accountId={params.accountId!} />;
   if ((params = match('/accounts/:accountId/webhooks/:endpointId', path))) return <EndpointPage accountId={params.accountId!} endpointId={params.endpointId!} />;
   if ((params = match('/accounts/:accountId', path))) return <AccountPage accountId={params.accountId!} tab="commands" />;
-  if ((params = match('/accounts/:accountId/:tab', path)) && ['stream', 'conversations', 'keys'].includes(params.tab!)) {
-    return <AccountPage accountId={params.accountId!} tab={params.tab as 'stream' | 'conversations' | 'keys'} />;
+  if ((params = match('/accounts/:accountId/:tab', path)) && ['stream', 'conversations', 'keys', 'policies'].includes(params.tab!)) {
+    return <AccountPage accountId={params.accountId!} tab={params.tab as Exclude<Tab, 'commands'>} />;
   }
   if (path === '/operator-keys') return <OperatorKeysPage />;
   if (path === '/audit') return <AuditPage />;

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { adminSchemas } from '@switchboard/contracts';
 import type { Services } from '../../services.ts';
 import type { OperatorKeyRecord } from '../../store/types.ts';
@@ -89,6 +89,13 @@ export function adminRoutes(services: Services): (app: FastifyInstance) => Promi
       answer(reply, await admin.setAccountPaused(by(request), request.params.accountId, true)));
     app.post('/v1/admin/accounts/:accountId/resume', async (request: FastifyRequest<Account>, reply) =>
       answer(reply, await admin.setAccountPaused(by(request), request.params.accountId, false)));
+    app.get('/v1/admin/accounts/:accountId/policies', async (request: FastifyRequest<Account>, reply) =>
+      answer(reply, await admin.getPolicies(services, request.params.accountId)));
+    app.put('/v1/admin/accounts/:accountId/policies', async (request: FastifyRequest<Account>, reply) => {
+      // Any JSON object here: the domain checks it against LinePolicies, so the CLI on the store is held to the same.
+      const b = await body(request, reply, z.record(z.string(), z.unknown()));
+      return b === null ? reply : answer(reply, await admin.setPolicies(by(request), request.params.accountId, b));
+    });
     app.post('/v1/admin/outbound/pause', async (request, reply) => answer(reply, await admin.setAllPaused(by(request), true)));
     app.post('/v1/admin/outbound/resume', async (request, reply) => answer(reply, await admin.setAllPaused(by(request), false)));
     app.get('/v1/admin/accounts/:accountId/keys', async (request: FastifyRequest<Account>, reply) =>

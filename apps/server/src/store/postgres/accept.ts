@@ -5,10 +5,13 @@ import { queued } from '../rules/commands.ts';
 import { CHANNEL } from './changes.ts';
 import type { OwnAnnouncements } from './announcements.ts';
 
+/** What a batch answers: it never refuses (commands held to line policies go to policies.ts). */
+type Accepted = Exclude<AcceptResult, { disposition: 'refused' }>;
+
 interface Pending {
   input: NewCommand;
   keyNotBefore: number;
-  resolve: (result: AcceptResult) => void;
+  resolve: (result: Accepted) => void;
   reject: (error: unknown) => void;
 }
 
@@ -44,7 +47,7 @@ export class AcceptBatches {
     this.maxInFlight = maxInFlight;
   }
 
-  accept(input: NewCommand, keyNotBefore: number): Promise<AcceptResult> {
+  accept(input: NewCommand, keyNotBefore: number): Promise<Accepted> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ input, keyNotBefore, resolve, reject });
       if (!this.scheduled) {
@@ -83,7 +86,7 @@ export class AcceptBatches {
         if (key !== null) byKey.set(key, item);
       }
     }
-    const settle = (leader: Pending, outcome: { result: AcceptResult } | { error: unknown }) => {
+    const settle = (leader: Pending, outcome: { result: Accepted } | { error: unknown }) => {
       if ('error' in outcome) {
         leader.reject(outcome.error);
         for (const f of followers.get(leader)!) f.reject(outcome.error);
@@ -113,7 +116,7 @@ export class AcceptBatches {
   }
 
   /** One statement; each account's NOTIFY is expected before it goes, and heard here if it was not sent. */
-  private async write(items: Pending[]): Promise<AcceptResult[]> {
+  private async write(items: Pending[]): Promise<Accepted[]> {
     const wakes = [...new Set(items.map((item) => `c:${item.input.accountId}`))];
     for (const payload of wakes) this.own.expect(payload);
     let sent: ReadonlySet<string> = new Set();
@@ -126,7 +129,7 @@ export class AcceptBatches {
     }
   }
 
-  private async insert(items: Pending[]): Promise<AcceptResult[]> {
+  private async insert(items: Pending[]): Promise<Accepted[]> {
     const rows = items.map(({ input, keyNotBefore }) => ({
       id: input.id,
       account_id: input.accountId,
@@ -164,7 +167,7 @@ export class AcceptBatches {
       )
       SELECT inserted.id FROM inserted, woken`;
     const insertedIds = new Set(inserted.map((r) => r.id as string));
-    return Promise.all(items.map(async ({ input }): Promise<AcceptResult> => {
+    return Promise.all(items.map(async ({ input }): Promise<Accepted> => {
       if (insertedIds.has(input.id)) return queued(input);
       // The key is held by a command committed before ours: adopt it (read after our COMMIT).
       const [row] = await this.sql`SELECT c.* FROM idempotency_keys k JOIN commands c ON c.id = k.command_id

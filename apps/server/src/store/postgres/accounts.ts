@@ -1,6 +1,7 @@
 import type { AccountStore } from '../types.ts';
 import { account, credential } from '../rules/rows.ts';
 import { sameHash } from '../rules/credentials.ts';
+import { policiesOf } from '../rules/policies.ts';
 import { cacheChanged } from './cache.ts';
 import type { PostgresDb } from './transaction.ts';
 
@@ -42,6 +43,21 @@ export function accounts(db: PostgresDb): AccountStore {
         const [row] = await sql`SELECT (SELECT outbound_paused FROM accounts WHERE id = ${accountId}) AS account, (SELECT value FROM settings WHERE key = 'outbound_paused') AS global`;
         return row!.account === 1 || row!.global === '1';
       })))!;
+    },
+
+    async getPolicies(accountId) {
+      // Cached as NO_POLICIES too (not null), so an account without policies reads nothing more.
+      return (await db.cache.get(`policies:${accountId}`, () => db.read(async (sql) =>
+        policiesOf((await sql`SELECT policies FROM line_policies WHERE account_id = ${accountId}`)[0]))))!;
+    },
+
+    async setPolicies(accountId, policies, at) {
+      await db.write(async (tx) => {
+        await tx`INSERT INTO line_policies (account_id, policies, updated_at) VALUES (${accountId}, ${tx.json(policies as never)}, ${at})
+          ON CONFLICT (account_id) DO UPDATE SET policies = excluded.policies, updated_at = excluded.updated_at`;
+        await cacheChanged(tx);
+      });
+      db.cache.forget(`policies:${accountId}`);
     },
 
     createCredential(input) {

@@ -2,6 +2,7 @@ import type { CommandStore } from '../types.ts';
 import { command, history, lease } from '../rules/rows.ts';
 import { pollRenewsBefore } from '../rules/leases.ts';
 import { settleBatch } from './settle.ts';
+import { acceptPoliced } from './policies.ts';
 import { retentionTurn, type PostgresDb } from './transaction.ts';
 
 export function commands(db: PostgresDb): CommandStore {
@@ -14,7 +15,9 @@ export function commands(db: PostgresDb): CommandStore {
       });
     },
 
-    acceptCommand(input, keyNotBefore) {
+    acceptCommand(input, keyNotBefore, policed = false) {
+      // Only a command the account's policies apply to leaves the batches for a locked transaction.
+      if (policed) return acceptPoliced(db, input, keyNotBefore);
       return db.committed(db.accepts.accept(input, keyNotBefore));
     },
 

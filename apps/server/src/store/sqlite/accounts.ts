@@ -1,6 +1,7 @@
 import type { AccountStore } from '../types.ts';
 import { account, credential } from '../rules/rows.ts';
 import { sameHash } from '../rules/credentials.ts';
+import { policiesOf } from '../rules/policies.ts';
 import type { SqliteDb } from './transaction.ts';
 
 export function accounts(db: SqliteDb): AccountStore {
@@ -44,6 +45,20 @@ export function accounts(db: SqliteDb): AccountStore {
         ).get(accountId) as { account: number | null; global: string | null };
         return row.account === 1 || row.global === '1';
       }));
+    },
+
+    getPolicies(accountId) {
+      return db.read(() => db.cache.get(db.cache.policies, accountId, () =>
+        policiesOf(db.query('SELECT policies FROM line_policies WHERE account_id = ?').get(accountId))));
+    },
+
+    setPolicies(accountId, policies, at) {
+      return db.write(() => {
+        db.cache.forget();
+        db.sql(`INSERT INTO line_policies (account_id, policies, updated_at) VALUES (?, ?, ?)
+          ON CONFLICT (account_id) DO UPDATE SET policies = excluded.policies, updated_at = excluded.updated_at`)
+          .run(accountId, JSON.stringify(policies), at);
+      });
     },
 
     createCredential(input) {

@@ -1,4 +1,4 @@
-import type { ConversationRecord, CredentialRecord, LeaseRecord } from '../types.ts';
+import type { ConversationRecord, CredentialRecord, LeaseRecord, LinePolicies } from '../types.ts';
 
 /**
  * Rows every command's intake reads, kept until they change: a map per kind, keyed by strings
@@ -12,6 +12,8 @@ export class ReadCache {
   readonly conversations = new Map<string, ConversationRecord | null>();
   readonly paused = new Map<string, boolean>();
   readonly leases = new Map<string, LeaseRecord | null>();
+  /** By account id; NO_POLICIES for an account with none, so intake reads nothing more for it. */
+  readonly policies = new Map<string, LinePolicies>();
   /** PRAGMA data_version of the writer: moves when another connection commits. */
   private readonly dataVersion: () => number;
   private version = -1;
@@ -90,5 +92,6 @@ export class ReadCache {
     this.conversations.clear();
     this.paused.clear();
     this.leases.clear();
+    this.policies.clear();
   }
 }

@@ -6,6 +6,7 @@ import { announcesConversationOf } from '../rules/platform.ts';
 import { decideSettlement, settledCommand } from '../rules/settle.ts';
 import type { SqliteDb } from './transaction.ts';
 import { insertCommands } from './accept.ts';
+import { spendPolicies } from './policies.ts';
 import { recordPlatformEvents } from './conversations.ts';
 import { insertEvents } from './events.ts';
 import { cachedLease, heldLease, liveEpoch, renewed } from './leases.ts';
@@ -22,17 +23,24 @@ export function commands(db: SqliteDb): CommandStore {
       return db.read(() => idempotentCommand((t) => db.query(t), accountId, key, notBefore));
     },
 
-    acceptCommand(input, keyNotBefore) {
+    acceptCommand(input, keyNotBefore, policed = false) {
       const key = input.idempotencyKey;
-      if (key === null) return db.defer(input);
+      if (key === null && !policed) return db.defer(input);
       return db.write((): AcceptResult => {
-        const original = idempotentCommand((t) => db.sql(t), input.accountId, key, keyNotBefore);
-        if (original) return { disposition: 'adopted', command: original };
+        if (key !== null) {
+          const original = idempotentCommand((t) => db.sql(t), input.accountId, key, keyNotBefore);
+          if (original) return { disposition: 'adopted', command: original };
+        }
+        // After adoption: a retry of a command accepted already spends nothing.
+        const refusal = policed ? spendPolicies(db, input) : null;
+        if (refusal) return { disposition: 'refused', refusal };
         // A key past retention is forgotten: the new command takes it over.
-        db.sql('DELETE FROM idempotency_keys WHERE account_id = ? AND key = ?').run(input.accountId, key);
+        if (key !== null) db.sql('DELETE FROM idempotency_keys WHERE account_id = ? AND key = ?').run(input.accountId, key);
         insertCommands((t) => db.sql(t), [input]);
-        db.sql('INSERT INTO idempotency_keys (account_id, key, command_id, created_at) VALUES (?, ?, ?, ?)')
-          .run(input.accountId, key, input.id, input.createdAt);
+        if (key !== null) {
+          db.sql('INSERT INTO idempotency_keys (account_id, key, command_id, created_at) VALUES (?, ?, ?, ?)')
+            .run(input.accountId, key, input.id, input.createdAt);
+        }
         return queued(input);
       });
     },

@@ -6,13 +6,15 @@ import { href } from '../router.ts';
 import { Ago, Badge, ErrorNote, HostBadge, Loading, MoreButton, PageTitle, Progress, SecretOnce, Table, Time } from '../ui.tsx';
 import { CommandSearch } from './commands.tsx';
 import { LiveStream } from './stream.tsx';
+import { LinePolicies } from './policies.tsx';
 
-type Tab = 'commands' | 'stream' | 'conversations' | 'keys';
+export type Tab = 'commands' | 'stream' | 'conversations' | 'keys' | 'policies';
 const tabs: Array<[Tab | 'webhooks', string]> = [
   ['commands', 'Commands'],
   ['stream', 'Live stream'],
   ['conversations', 'Conversations'],
   ['keys', 'Keys'],
+  ['policies', 'Line policies'],
   ['webhooks', 'Webhook endpoints'],
 ];
 
@@ -65,6 +67,12 @@ export function AccountPage({ accountId, tab }: { accountId: string; tab: Tab })
                         Pause…
                       </button>
                     ))}
+                </dd>
+              </div>
+              <div>
+                <dt>Line policies</dt>
+                <dd>
+                  <PoliciesBadge policies={account.policies} /> <a href={href(`/accounts/${accountId}/policies`)}>{canWrite ? 'See or change' : 'See them'}</a>
                 </dd>
               </div>
               <div>
@@ -122,10 +130,17 @@ export function AccountPage({ accountId, tab }: { accountId: string; tab: Tab })
           {tab === 'stream' && <LiveStream accountId={accountId} />}
           {tab === 'conversations' && <Conversations accountId={accountId} />}
           {tab === 'keys' && <Keys accountId={accountId} />}
+          {tab === 'policies' && <LinePolicies accountId={accountId} accountName={account.name} policies={account.policies} onChanged={loaded.reload} />}
         </>
       )}
     </section>
   );
+}
+
+/** How many of the four limits are on, at a glance. */
+function PoliciesBadge({ policies }: { policies: Schemas['LinePolicies'] }) {
+  const on = [policies.newContacts?.perHour, policies.newContacts?.perDay, policies.pacing?.perMinute, policies.loopBreaker?.maxUnanswered].filter((n) => n != null).length;
+  return on === 0 ? <Badge tone="muted">all off</Badge> : <Badge tone="good">{on} of 4 on</Badge>;
 }
 
 export function useConversations(accountId: string) {

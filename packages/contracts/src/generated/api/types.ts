@@ -529,7 +529,7 @@ export interface components {
          *     the retry guidance: `never` (the request itself must change), `after` (retry the same
          *     request after `Retry-After`), `backoff` (retry with exponential backoff).
          */
-        ErrorCode: "body_too_large" | "body_too_deep" | "body_not_object" | "target_and_payload_required" | "unsupported_target" | "invalid_conversationId" | "recipient_send_requires_recipientExternalId_and_text" | "group_create_requires_participantExternalIds" | "invalid_idempotency_key" | "group_command_requires_group_conversation" | "invalid_query" | "bad_request" | "unauthenticated" | "unknown_command" | "conversation_not_found" | "command_not_found" | "attachment_not_found" | "poll_not_found" | "not_found" | "method_not_allowed" | "request_timeout" | "cursor_expired" | "unsupported_media_type" | "invalid_recipient_address" | "invalid_participant_address" | "rate_limited" | "too_many_streams" | "headers_too_large" | "invalid_body" | "webhook_endpoint_not_found" | "webhook_endpoint_limit" | "webhook_url_refused" | "internal" | "not_implemented" | "no_live_connector" | "outbound_paused";
+        ErrorCode: "body_too_large" | "body_too_deep" | "body_not_object" | "target_and_payload_required" | "unsupported_target" | "invalid_conversationId" | "recipient_send_requires_recipientExternalId_and_text" | "group_create_requires_participantExternalIds" | "invalid_idempotency_key" | "group_command_requires_group_conversation" | "invalid_query" | "bad_request" | "unauthenticated" | "unknown_command" | "conversation_not_found" | "command_not_found" | "attachment_not_found" | "poll_not_found" | "not_found" | "method_not_allowed" | "request_timeout" | "cursor_expired" | "unsupported_media_type" | "invalid_recipient_address" | "invalid_participant_address" | "rate_limited" | "too_many_streams" | "new_contact_limit" | "pacing_limit" | "loop_breaker" | "headers_too_large" | "invalid_body" | "webhook_endpoint_not_found" | "webhook_endpoint_limit" | "webhook_url_refused" | "internal" | "not_implemented" | "no_live_connector" | "outbound_paused";
         /**
          * @description The `errorCode` of a `failed` command event. The first seven are the service
          *     specification's; the rest are Switchboard's own, for failures the specification leaves
@@ -676,6 +676,36 @@ export interface components {
             message: string;
             /** Format: int32 */
             retryAfterSeconds: number;
+            requestId?: string;
+        };
+        /** @description A command refused by the account's new-contact budget or pacing (see "Line policies"). */
+        LinePolicyLimitedError: {
+            /** @enum {string} */
+            error: "new_contact_limit" | "pacing_limit";
+            message: string;
+            /** @enum {string} */
+            policy: "newContacts" | "pacing";
+            /**
+             * Format: int32
+             * @description The limit reached (per hour or per day, as `message` says; per minute).
+             */
+            limit: number;
+            /** Format: int32 */
+            retryAfterSeconds: number;
+            requestId?: string;
+        };
+        /** @description A send refused by the account's loop breaker (see "Line policies"); an inbound message in the conversation lifts it. */
+        LoopBreakerError: {
+            /** @constant */
+            error: "loop_breaker";
+            message: string;
+            /** @constant */
+            policy: "loopBreaker";
+            /**
+             * Format: int32
+             * @description The sends in a row allowed with no inbound message between.
+             */
+            limit: number;
             requestId?: string;
         };
         TooManyStreamsError: {
@@ -1351,6 +1381,29 @@ export interface components {
                 "application/json": components["schemas"]["RateLimitedError"];
             };
         };
+        /** @description Over a rate limit (`rate_limited`, see "Abuse limits": `RateLimit-Policy` names which one), or refused by the account's new-contact budget or pacing (`new_contact_limit`, `pacing_limit`, see "Line policies"). Each carries `Retry-After`. */
+        CommandRateLimited: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RateLimitedError"] | components["schemas"]["LinePolicyLimitedError"];
+            };
+        };
+        /** @description Refused by the account's loop breaker (`loop_breaker`, see "Line policies"): no `Retry-After`, since waiting does not lift it; an inbound message in the conversation does. */
+        LoopBreaker: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["LoopBreakerError"];
+            };
+        };
         /** @description Over the read limit (`rate_limited`, with `Retry-After`), or a sixth open SSE stream on this credential (`too_many_streams`, no `Retry-After`: close a stream first). */
         EventsRateLimited: {
             headers: {
@@ -1563,9 +1616,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             404: components["responses"]["ConversationNotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["LoopBreaker"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["AddressInvalid"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["CommandRateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Internal"];
             501: components["responses"]["NotImplemented"];
@@ -1597,8 +1651,9 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             404: components["responses"]["ConversationNotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["LoopBreaker"];
             415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["CommandRateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Internal"];
             501: components["responses"]["NotImplemented"];
@@ -1630,8 +1685,9 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             404: components["responses"]["ConversationNotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["LoopBreaker"];
             415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["CommandRateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Internal"];
             501: components["responses"]["NotImplemented"];
@@ -1663,8 +1719,9 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             404: components["responses"]["ConversationNotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["LoopBreaker"];
             415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["CommandRateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Internal"];
             501: components["responses"]["NotImplemented"];
@@ -1705,9 +1762,10 @@ export interface operations {
             };
             401: components["responses"]["Unauthenticated"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["LoopBreaker"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["AddressInvalid"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["CommandRateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Internal"];
             501: components["responses"]["NotImplemented"];
@@ -1739,8 +1797,9 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             404: components["responses"]["ConversationNotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["LoopBreaker"];
             415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["CommandRateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Internal"];
             501: components["responses"]["NotImplemented"];
@@ -1772,8 +1831,9 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             404: components["responses"]["ConversationNotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["LoopBreaker"];
             415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["CommandRateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Internal"];
             501: components["responses"]["NotImplemented"];

@@ -36,6 +36,9 @@ export const zErrorCode = z.union([
     z.literal('invalid_participant_address'),
     z.literal('rate_limited'),
     z.literal('too_many_streams'),
+    z.literal('new_contact_limit'),
+    z.literal('pacing_limit'),
+    z.literal('loop_breaker'),
     z.literal('headers_too_large'),
     z.literal('invalid_body'),
     z.literal('webhook_endpoint_not_found'),
@@ -221,6 +224,29 @@ export const zRateLimitedError = z.object({
     error: z.literal('rate_limited'),
     message: z.string(),
     retryAfterSeconds: z.int().gte(1).lte(2147483647),
+    requestId: z.string().optional()
+});
+
+/**
+ * A command refused by the account's new-contact budget or pacing (see "Line policies").
+ */
+export const zLinePolicyLimitedError = z.object({
+    error: z.enum(['new_contact_limit', 'pacing_limit']),
+    message: z.string(),
+    policy: z.enum(['newContacts', 'pacing']),
+    limit: z.int().gte(0).lte(2147483647),
+    retryAfterSeconds: z.int().gte(1).lte(2147483647),
+    requestId: z.string().optional()
+});
+
+/**
+ * A send refused by the account's loop breaker (see "Line policies"); an inbound message in the conversation lifts it.
+ */
+export const zLoopBreakerError = z.object({
+    error: z.literal('loop_breaker'),
+    message: z.string(),
+    policy: z.literal('loopBreaker'),
+    limit: z.int().gte(0).lte(2147483647),
     requestId: z.string().optional()
 });
 

@@ -1,0 +1,54 @@
+import { adminSchemas, type AdminComponents } from '@switchboard/contracts';
+import { ApiError } from '../errors.ts';
+import { err, ok, type Result } from '../result.ts';
+import type { LinePolicies } from '../store/types.ts';
+import { findAccountById } from './accounts.ts';
+import { audited, type Admin, type AdminDeps } from './audit.ts';
+
+type Schemas = AdminComponents['schemas'];
+
+/**
+ * The body as the store keeps it: a policy absent or null is off, and a new-contact budget with
+ * neither window set is off too (it would limit nothing), so there is one way to say "off".
+ */
+export function normalizePolicies(body: Schemas['LinePolicies']): LinePolicies {
+  const perHour = body.newContacts?.perHour ?? null;
+  const perDay = body.newContacts?.perDay ?? null;
+  return {
+    newContacts: perHour === null && perDay === null ? null : { perHour, perDay },
+    pacing: body.pacing ? { perMinute: body.pacing.perMinute } : null,
+    loopBreaker: body.loopBreaker ? { maxUnanswered: body.loopBreaker.maxUnanswered } : null,
+  };
+}
+
+/** The account's line policies (every one null until set); 404 `account_not_found`. */
+export async function getPolicies(deps: Pick<AdminDeps, 'store'>, accountId: string): Promise<Result<LinePolicies, ApiError>> {
+  const found = await findAccountById(deps, accountId);
+  if (!found.ok) return found;
+  return ok(await deps.store.getPolicies(found.value.id));
+}
+
+/**
+ * Replaces the account's line policies with `body` (the whole set, checked against the spec's
+ * LinePolicies): a body that does not fit is 400 `invalid_body` naming the `field`, and changes
+ * nothing. Checked here rather than in the route so the CLI where the store is refuses the same.
+ */
+export function setPolicies(admin: Admin, accountId: string, body: unknown): Promise<Result<LinePolicies, ApiError>> {
+  let account = '';
+  return audited(admin, 'account.policies', async () => {
+    const found = await findAccountById(admin, accountId);
+    if (!found.ok) return found;
+    const checked = adminSchemas.zLinePolicies.safeParse(body);
+    if (!checked.success) {
+      const issue = checked.error.issues[0]!;
+      // An unknown key's path is its parent; name the key itself.
+      const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]!] : issue.path;
+      const field = path.join('.') || 'body';
+      return err(new ApiError('invalid_body', checked.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '), { field }));
+    }
+    const policies = normalizePolicies(checked.data);
+    await admin.store.setPolicies(found.value.id, policies, admin.clock.now());
+    account = found.value.id;
+    return ok(policies);
+  }, (policies) => ({ accountId: account, subject: null, detail: { ...policies } }));
+}
