@@ -58,6 +58,10 @@ describe('line policies at intake (specs/openapi/switchboard.yaml, "Line policie
     expect((await a.send()).status).toBe(429);
     clock.advance(1);
     expect((await a.send()).status).toBe(202);
+    // Each refusal is counted by its code, so an operator sees which policy holds agents back.
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    const refusals = /switchboard_http_requests_total\{[^}]*code="pacing_limit"[^}]*\} (\d+)/.exec(metrics);
+    expect(Number(refusals?.[1])).toBeGreaterThanOrEqual(2);
   });
 
   it('loop breaker: the send past maxUnanswered is 409 loop_breaker with no Retry-After; time does not lift it, an inbound message does', async () => {

@@ -9,8 +9,9 @@
  * - `admin` (message.send to a recipient, group.create, group.update, group.leave): the service
  *   ignores Idempotency-Key there, so a retry after the service may have acted creates a second
  *   group or sends a second message. Retried only when the service provably did nothing: the
- *   connection was refused before the request went out, a 429 (the rate limit is checked before
- *   the envelope, and a 429 is not even counted), or a 503 whose body carries the catalog's
+ *   connection was refused before the request went out, a 429 (nothing is written: the rate limit
+ *   is checked before the envelope and is not even counted, and a line policy refuses before the
+ *   write), or a 503 whose body carries the catalog's
  *   `no_live_connector` / `outbound_paused` (checked before the command is written). Never after
  *   a timeout, a dropped connection, a 500 (the service's catch-all answers `internal` too, even
  *   when the failure came after the write) or a 5xx that is not the service's own (a proxy's).

@@ -326,6 +326,23 @@ describe('service errors come back as tool errors with the catalog code, message
   });
 });
 
+describe('a line policy\'s refusal is a tool error that says nothing was sent and whether to retry', () => {
+  it('loop_breaker: never retry; the message says an inbound message lifts it', async () => {
+    await world.server.cli('policies', 'set', world.account.accountId, '--loop-breaker', '1');
+    try {
+      // The first may still go in (the conversation's last message may be inbound); the next cannot.
+      await agent.call('message_send', { conversationId: dm, payload: { text: `loop ${randomUUID()}` } });
+      const answer = await agent.call('message_send', { conversationId: dm, payload: { text: `loop ${randomUUID()}` } });
+      expect(answer).toMatchObject({ isError: true, body: { error: 'loop_breaker', retry: 'never', status: 409, meaning: errorCatalog.loop_breaker.description } });
+      expect(answer.body.message).toContain('nothing was sent');
+      expect(answer.body.message).toContain('an inbound message in the conversation lifts it');
+    } finally {
+      await world.server.cli('policies', 'set', world.account.accountId, '--loop-breaker', 'off');
+    }
+    expect((await agent.ok('message_send', { conversationId: dm, payload: { text: `after ${randomUUID()}` } })).disposition).toBe('queued');
+  });
+});
+
 describe('the recipe: rich content to a new contact', () => {
   it('sends plain text, waits for the conversation, sends the rich payload into it; a repeat does not send the plain text again', async () => {
     const args = { recipientExternalId: '+14155550177', text: 'Hello from Switchboard', payload: { kind: 'rich_text', text: 'Welcome aboard', effect: 'confetti' }, wait: true };
