@@ -86,4 +86,24 @@ describe('switchboard tail stopped with Ctrl-C', { timeout: 120_000 }, () => {
       }
     }
   });
+
+  it('a second SIGINT a few milliseconds after the first, as the tail exits, still ends it with exit 0', async () => {
+    // pnpm passes its own SIGINT on a moment after the group's: it may reach the tail as it exits,
+    // when Node has put SIGINT's default action back (it used to end it by SIGINT, 4 times in 30).
+    for (let delayMs = 0; delayMs <= 42; delayMs += 3) {
+      const tail = run(process.execPath, [paths.cli, 'tail', account]);
+      try {
+        await until('the tail to start following', () => tail.output().includes('following'));
+        process.kill(tail.child.pid!, 'SIGINT');
+        await new Promise((r) => setTimeout(r, delayMs));
+        if (tail.child.exitCode === null && tail.child.signalCode === null) process.kill(tail.child.pid!, 'SIGINT');
+        expect(await tail.code, `second SIGINT after ${delayMs} ms: ${tail.output()}`).toBe(0);
+      } finally {
+        if (tail.child.exitCode === null && tail.child.signalCode === null) {
+          tail.child.kill('SIGKILL');
+          await exited(tail.child);
+        }
+      }
+    }
+  });
 });

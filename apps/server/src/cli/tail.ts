@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { paint, UsageError } from './format.ts';
 import type { Account, Operator } from './operator.ts';
 
@@ -30,6 +31,10 @@ export async function tailCommand(operator: Operator, target: Account, from: str
     release();
   }
   console.error(paint('dim', `stopped (--after ${after} goes on from here)`));
+  // A second signal sent with the first (pnpm passes the group's SIGINT on) may arrive once the
+  // process has begun to exit, when Node has put the default action back: it would end it by
+  // SIGINT. Lingering a moment with the handlers in place takes it in.
+  if (stop.signal.aborted) await sleep(200);
 }
 
 /**
