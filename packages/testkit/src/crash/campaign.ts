@@ -16,6 +16,8 @@ export interface CampaignOptions {
   hostKills: number;
   seed: number;
   leaseTtlMs?: number;
+  /** Line policies on for every round's account (RoundOptions.linePolicies). */
+  linePolicies?: boolean;
   keep?: boolean;
   /** Print each failing round's offending ids. */
   verbose?: boolean;
@@ -38,12 +40,13 @@ export async function runCampaigns(options: CampaignOptions): Promise<{ results:
     const round: RoundOptions = { campaign, seed, log };
     if (options.leaseTtlMs !== undefined) round.leaseTtlMs = options.leaseTtlMs;
     if (options.keep !== undefined) round.keep = options.keep;
+    if (options.linePolicies) round.linePolicies = true;
     let result: RoundResult;
     try {
       result = await runRound(round);
     } catch (error) {
       errors.push({ campaign, seed, error: (error as Error).message });
-      log(`  ERR  ${campaign} seed ${seed}: ${(error as Error).message}\n       reproduce: pnpm crash ${reproduceArgs(campaign, seed, options.leaseTtlMs)}`);
+      log(`  ERR  ${campaign} seed ${seed}: ${(error as Error).message}\n       reproduce: pnpm crash ${reproduceArgs(campaign, seed, options.leaseTtlMs, options.linePolicies)}`);
       continue;
     }
     results.push(result);
@@ -51,7 +54,7 @@ export async function runCampaigns(options: CampaignOptions): Promise<{ results:
     log(
       `  ${failed.length ? 'FAIL' : 'ok  '} ${campaign} seed ${seed}: accepted ${result.counts.accepted}, server kills ${result.serverKills}${result.downtimes.length ? ` (down ${result.downtimes.join('/')} ms)` : ''}, host kills ${result.hostKills}, ` +
         `message states ${result.counts.messageStates} (in flight at kills ${result.inFlightAtKills.join('/')}), unknown ${result.unknown}, rejected ${result.rejected.length}, ${(result.durationMs / 1000).toFixed(1)} s${failed.length ? ` -- ${failed.join(' ')}` : ''}` +
-        `${failed.length ? `\n       reproduce: pnpm crash ${reproduceArgs(campaign, seed, options.leaseTtlMs)}` : ''}`,
+        `${failed.length ? `\n       reproduce: pnpm crash ${reproduceArgs(campaign, seed, options.leaseTtlMs, options.linePolicies)}` : ''}`,
     );
     if (failed.length && options.verbose) for (const line of result.details.slice(0, 20)) log(`       ${line}`);
     if (result.rejected.length) log(`       rejected: ${[...new Set(result.rejected)].join('; ')}`);
@@ -59,9 +62,9 @@ export async function runCampaigns(options: CampaignOptions): Promise<{ results:
   return { results, errors };
 }
 
-export function reproduceArgs(campaign: Campaign, seed: number, leaseTtlMs?: number): string {
+export function reproduceArgs(campaign: Campaign, seed: number, leaseTtlMs?: number, linePolicies = false): string {
   const ttl = leaseTtlMs === undefined || leaseTtlMs === DEFAULT_LEASE_TTL_MS ? '' : ` --lease-ttl-ms ${leaseTtlMs}`;
-  return `${campaign === 'server-kill' ? `--rounds 1 --seed ${seed}` : `--rounds 0 --host-kills 1 --seed ${seed}`}${ttl}`;
+  return `${campaign === 'server-kill' ? `--rounds 1 --seed ${seed}` : `--rounds 0 --host-kills 1 --seed ${seed}`}${ttl}${linePolicies ? ' --line-policies' : ''}`;
 }
 
 /**

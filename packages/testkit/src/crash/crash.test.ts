@@ -18,4 +18,17 @@ describe('every accepted command settles exactly once, each message state shows 
     expect(broken, details.join('\n')).toEqual([]);
     for (const result of results) expect(result.counts.accepted, `${result.campaign} seed ${result.seed}`).toBeGreaterThan(0);
   });
+
+  test(`1 server-kill round with line policies on: every send written by the policed path (seed ${seed})`, async () => {
+    const lines: string[] = [];
+    const { results, errors } = await runCampaigns({ rounds: 1, hostKills: 0, seed: seed + 1, linePolicies: true, log: (line) => lines.push(line) });
+    process.stdout.write(`${lines.join('\n')}\n`);
+    const [result] = results;
+    expect(errors).toEqual([]);
+    const broken = invariantNames.filter((key) => result!.counts[key] > 0).map((key) => `${key}=${result!.counts[key]}`);
+    expect(broken, `pnpm crash ${reproduceArgs(result!.campaign, result!.seed, undefined, true)}\n${result!.details.slice(0, 5).join('\n')}`).toEqual([]);
+    expect(result!.counts.accepted).toBeGreaterThan(0);
+    // The limits are out of the workload's reach: nothing is refused.
+    expect(result!.rejected).toEqual([]);
+  });
 });

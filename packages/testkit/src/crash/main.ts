@@ -4,7 +4,10 @@
  * restart it, and count every broken promise of exactly-once settlement, of each message state
  * reported once (none twice, none lost), and of an honest stream.
  *
- *   pnpm crash --rounds N [--seed S] [--host-kills K] [--lease-ttl-ms T] [--keep] [--verbose]
+ *   pnpm crash --rounds N [--seed S] [--host-kills K] [--lease-ttl-ms T] [--line-policies] [--keep] [--verbose]
+ *
+ * --line-policies: each round's account has line policies on, at limits its workload never
+ * reaches, so every send is written by the policed path (its own transaction under a lock).
  *
  * Exits 1 when any invariant count is above 0, or a round could not run.
  */
@@ -18,6 +21,7 @@ const { values } = parseArgs({
     seed: { type: 'string' },
     'host-kills': { type: 'string', default: '0' },
     'lease-ttl-ms': { type: 'string', default: String(DEFAULT_LEASE_TTL_MS) },
+    'line-policies': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
     verbose: { type: 'boolean', default: false },
   },
@@ -37,6 +41,6 @@ const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : c
 const rounds = count('rounds', values.rounds);
 const hostKills = count('host-kills', values['host-kills']);
 process.stdout.write(`crash campaign: seed ${seed}, ${rounds} server-kill rounds, ${hostKills} host-kill rounds\n`);
-const { results, errors } = await runCampaigns({ rounds, hostKills, seed, leaseTtlMs: count('lease-ttl-ms', values['lease-ttl-ms']), keep: values.keep, verbose: values.verbose });
+const { results, errors } = await runCampaigns({ rounds, hostKills, seed, leaseTtlMs: count('lease-ttl-ms', values['lease-ttl-ms']), linePolicies: values['line-policies'], keep: values.keep, verbose: values.verbose });
 process.stdout.write(`\n${summarise(results, errors)}\n`);
 process.exit(totalFailures(results) > 0 || errors.length > 0 ? 1 : 0);

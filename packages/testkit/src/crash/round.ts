@@ -48,6 +48,11 @@ export interface RoundOptions {
    * outlives a server restart (about a second here), so the host keeps its epoch across one.
    */
   leaseTtlMs?: number;
+  /**
+   * Line policies on for the account, at limits the workload never reaches: every send is then
+   * written by the policed path (its own transaction, under the account's lock), not the batches.
+   */
+  linePolicies?: boolean;
   clients?: number;
   commandsPerClient?: number;
   /** Keep the data directory (server store and simulator file) for inspection. */
@@ -323,6 +328,9 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
     server = await RestartableServer.start({ SWITCHBOARD_RATE_LIMIT: '0', SWITCHBOARD_READ_RATE_LIMIT: '0', SWITCHBOARD_LEASE_TTL_MS: String(leaseTtlMs) }, dataDir);
     const live = server;
     const account = await live.current.account(`crash-${tag}`);
+    if (options.linePolicies) {
+      await live.current.cli('policies', 'set', account.accountId, '--new-contacts-per-hour', '100000', '--new-contacts-per-day', '100000', '--pacing-per-minute', '600', '--loop-breaker', '10000');
+    }
     const hostId = `crash-${tag}-a`;
     const startOneHost = (id: string) => {
       const host = startHost({ url: live.url, connectorKey: account.connectorKey, hostId: id, env: hostEnv, entry: paths.connectorDist });
