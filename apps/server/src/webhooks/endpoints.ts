@@ -6,12 +6,11 @@ import { ApiError } from '../errors.ts';
 import { isUuid, type IdSource } from '../ids.ts';
 import { err, ok, type Result } from '../result.ts';
 import type { StreamHub } from '../stream/hub.ts';
-import { toEnvelope } from '../stream/envelope.ts';
 import type { Page, Store } from '../store/types.ts';
 import type { DeliveryAttempt, WebhookEndpointChange, WebhookEndpointRecord } from '../store/webhooks.ts';
 import { checkWebhookUrl } from './address.ts';
-import { sendOnce } from './send.ts';
-import { newSecret, signedHeaders, signingSecrets } from './signing.ts';
+import { deliverEvent } from './send.ts';
+import { newSecret } from './signing.ts';
 
 /**
  * What can be done to an account's webhook endpoints, decided once: the account's own routes
@@ -167,9 +166,7 @@ export async function resendEvent(deps: WebhookDeps, accountId: string, id: stri
   const [event] = await deps.store.readEvents(accountId, eventId - 1, 1);
   if (!event || event.id !== eventId) return err(new ApiError('event_not_found', 'no such event in the account\'s retained log'));
   const at = deps.clock.now();
-  const body = JSON.stringify(toEnvelope(event));
-  const headers = signedHeaders(String(event.id), body, signingSecrets(endpoint, at), at);
-  const result = await sendOnce(new URL(endpoint.url), headers, body, { timeoutMs: deps.config.webhooks.timeoutMs, allowHosts: deps.config.webhooks.allowHosts });
+  const result = await deliverEvent(endpoint, event, at, { timeoutMs: deps.config.webhooks.timeoutMs, allowHosts: deps.config.webhooks.allowHosts });
   const delivery: DeliveryAttempt = {
     eventId: event.id,
     attempt: 1,

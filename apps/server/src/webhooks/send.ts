@@ -3,6 +3,10 @@ import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { AddressRefused, bareHost, resolveDeliveryAddress, type Resolver } from './address.ts';
 import type { Connections } from './connections.ts';
+import type { EventRecord } from '../store/types.ts';
+import type { WebhookEndpointRecord } from '../store/webhooks.ts';
+import { toEnvelope } from '../stream/envelope.ts';
+import { signedHeaders, signingSecrets } from './signing.ts';
 
 export interface SendOptions {
   timeoutMs: number;
@@ -108,6 +112,12 @@ export async function sendOnce(url: URL, headers: Record<string, string>, body: 
     });
     req.end(body);
   });
+}
+
+/** One attempt of `event` at `endpoint`, signed at `at` with the secrets live then, its id as `webhook-id`. */
+export function deliverEvent(endpoint: WebhookEndpointRecord, event: EventRecord, at: number, options: SendOptions): Promise<SendResult> {
+  const body = JSON.stringify(toEnvelope(event));
+  return sendOnce(new URL(endpoint.url), signedHeaders(String(event.id), body, signingSecrets(endpoint, at), at), body, options);
 }
 
 /** The kept bytes as UTF-8 (a character cut at the end becomes U+FFFD); null for an empty body. */

@@ -4,12 +4,10 @@ import { iso } from '../clock.ts';
 import type { EventRecord, Store } from '../store/types.ts';
 import type { AttemptOutcome, WebhookClaim, WebhookEndpointRecord, WebhookStore } from '../store/webhooks.ts';
 import type { StreamHub } from '../stream/hub.ts';
-import { toEnvelope } from '../stream/envelope.ts';
 import type { WebhookConfig } from './config.ts';
 import type { WebhookMetrics } from './metrics.ts';
 import { backoffMs, retryAfterMs } from './schedule.ts';
-import { sendOnce, type SendResult } from './send.ts';
-import { signedHeaders, signingSecrets } from './signing.ts';
+import { deliverEvent, type SendResult } from './send.ts';
 import type { Resolver } from './address.ts';
 import { Connections } from './connections.ts';
 import type { IdSource } from '../ids.ts';
@@ -251,9 +249,7 @@ export class DeliveryWorker {
   private async attempt(endpoint: WebhookEndpointRecord, event: EventRecord, token: number): Promise<{ endpoint: WebhookEndpointRecord; claimedUntil: number } | 'retry' | 'fenced'> {
     const { config, clock, metrics, webhooks, hub } = this.deps;
     const at = clock.now();
-    const body = JSON.stringify(toEnvelope(event));
-    const headers = signedHeaders(String(event.id), body, signingSecrets(endpoint, at), at);
-    const result = await sendOnce(new URL(endpoint.url), headers, body, {
+    const result = await deliverEvent(endpoint, event, at, {
       timeoutMs: config.timeoutMs,
       allowHosts: config.allowHosts,
       connections: this.connections,

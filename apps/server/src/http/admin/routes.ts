@@ -10,6 +10,7 @@ import * as admin from '../../admin/index.ts';
 import type { Admin } from '../../admin/index.ts';
 import { accountEvents } from '../events.ts';
 import { parseJsonBody } from '../json-body.ts';
+import { isJson } from '../protocol.ts';
 import { replyError, sendError } from '../errors.ts';
 
 const MAX_BODY_BYTES = 16 << 10;
@@ -21,9 +22,7 @@ type Key = { Params: { keyId: string } };
 
 /** A JSON body of the operation's schema; anything else is answered 415 or 400 `invalid_body` here. */
 function body<T extends z.ZodType>(request: FastifyRequest, reply: FastifyReply, schema: T): Promise<z.infer<T> | null> {
-  const type = request.headers['content-type'];
-  const semicolon = type?.indexOf(';') ?? -1;
-  if (type === undefined || (semicolon === -1 ? type : type.slice(0, semicolon)).trim().toLowerCase() !== 'application/json') {
+  if (!isJson(request.headers['content-type'])) {
     sendError(reply, 'unsupported_media_type', 'send the body as Content-Type: application/json');
     return Promise.resolve(null);
   }

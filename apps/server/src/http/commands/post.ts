@@ -9,7 +9,7 @@ import { MAX_BODY_BYTES } from '../../commands/envelope.ts';
 import { countRequest } from '../../ratelimit/headers.ts';
 import { readBody } from '../body.ts';
 import { errorBody, errorHeaders } from '../errors.ts';
-import { notPercentEncoding, pathOf } from '../protocol.ts';
+import { isJson, notPercentEncoding, pathOf } from '../protocol.ts';
 import { recordRequest, writeJson, type RequestLine } from '../respond.ts';
 
 const TYPES: ReadonlySet<string> = new Set(commandTypes);
@@ -17,12 +17,6 @@ const PREFIX = '/v1/commands/';
 const ROUTE = '/v1/commands/:type';
 /** The request's log line, filled in as the checks pass. */
 type Line = RequestLine & { reqId: string };
-
-function isJson(contentType: string | undefined): boolean {
-  if (!contentType) return false;
-  const semicolon = contentType.indexOf(';');
-  return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase() === 'application/json';
-}
 
 /** The path segment decoded, or null when it is not valid percent-encoding. */
 function decodedType(raw: string): string | null {
