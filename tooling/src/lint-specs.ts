@@ -86,6 +86,7 @@ function checkConsistency(): Line[] {
     ['CommandType', enumOf(schemaOf(api, 'CommandType', specs.api), 'OpenAPI CommandType'), enumOf(schemaOf(events, 'CommandType', specs.events), 'AsyncAPI CommandType')],
     ['Tapback', enumOf(schemaOf(api, 'Tapback', specs.api), 'OpenAPI Tapback'), enumOf(schemaOf(events, 'Tapback', specs.events), 'AsyncAPI Tapback')],
     ['MessageFailureReason', enumOf(schemaOf(api, 'MessageFailureReason', specs.api), 'OpenAPI MessageFailureReason'), enumOf(schemaOf(events, 'MessageFailureReason', specs.events), 'AsyncAPI MessageFailureReason')],
+    ['HoldPolicy', enumOf(schemaOf(api, 'HoldPolicy', specs.api), 'OpenAPI HoldPolicy'), enumOf(schemaOf(events, 'HoldPolicy', specs.events), 'AsyncAPI HoldPolicy')],
   ];
   return pairs.map(([name, openapi, asyncapi]) => {
     if (openapi.join('\n') === asyncapi.join('\n')) return { ok: true, text: `${name}: OpenAPI and AsyncAPI agree (${openapi.length} values)` };

@@ -54,6 +54,7 @@ export function commandBody(command: CommandRecord, history: readonly StatusChan
     errorPath: command.errorPath,
     createdAt: iso(command.createdAt),
     settledAt: command.settledAt === null ? null : iso(command.settledAt),
+    heldBy: command.heldBy,
     history: history.map((h) => ({ status: h.status, at: iso(h.at) })),
     message: message ? messageBody(message) : null,
   };

@@ -2,6 +2,7 @@ import { adminSchemas, type AdminComponents } from '@switchboard/contracts';
 import { ApiError } from '../errors.ts';
 import { err, ok, type Result } from '../result.ts';
 import type { LinePolicies } from '../store/types.ts';
+import { isTimeZone } from '../store/rules/policies.ts';
 import { findAccountById } from './accounts.ts';
 import { audited, type Admin, type AdminDeps } from './audit.ts';
 
@@ -18,6 +19,10 @@ export function normalizePolicies(body: Schemas['LinePolicies']): LinePolicies {
     newContacts: perHour === null && perDay === null ? null : { perHour, perDay },
     pacing: body.pacing ? { perMinute: body.pacing.perMinute } : null,
     loopBreaker: body.loopBreaker ? { maxUnanswered: body.loopBreaker.maxUnanswered } : null,
+    quietHours: body.quietHours
+      ? { from: body.quietHours.from, until: body.quietHours.until, timeZone: body.quietHours.timeZone, conversationTimeZones: { ...body.quietHours.conversationTimeZones } }
+      : null,
+    firstContactApproval: body.firstContactApproval === true,
   };
 }
 
@@ -47,8 +52,24 @@ export function setPolicies(admin: Admin, accountId: string, body: unknown): Pro
       return err(new ApiError('invalid_body', checked.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '), { field }));
     }
     const policies = normalizePolicies(checked.data);
+    const zone = unknownZone(policies);
+    if (zone) return err(new ApiError('invalid_body', `${zone.field}: "${zone.name}" is not a time zone this server knows (an IANA name such as Europe/Paris)`, { field: zone.field }));
+    if (policies.quietHours && policies.quietHours.from === policies.quietHours.until) {
+      return err(new ApiError('invalid_body', 'quietHours: from and until are the same time; quiet hours need a window', { field: 'quietHours.until' }));
+    }
     await admin.store.setPolicies(found.value.id, policies, admin.clock.now());
     account = found.value.id;
     return ok(policies);
   }, (policies) => ({ accountId: account, subject: null, detail: { ...policies } }));
+}
+
+/** The first time zone of the quiet hours that `Intl` does not know, and where it is. */
+function unknownZone(policies: LinePolicies): { field: string; name: string } | null {
+  const q = policies.quietHours;
+  if (!q) return null;
+  if (!isTimeZone(q.timeZone)) return { field: 'quietHours.timeZone', name: q.timeZone };
+  for (const [conversationId, zone] of Object.entries(q.conversationTimeZones)) {
+    if (!isTimeZone(zone)) return { field: `quietHours.conversationTimeZones.${conversationId}`, name: zone };
+  }
+  return null;
 }

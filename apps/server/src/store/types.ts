@@ -63,7 +63,15 @@ export interface CommandRecord {
   dispatchEpoch: number | null;
   /** When it was last dispatched; null until dispatched (or dispatched before this was recorded). */
   dispatchedAt: number | null;
+  /** The line policy holding it (then `status` is `held`); null when it is not held. */
+  heldBy: HoldPolicy | null;
+  /** When a policy first held it (at its acceptance); null when none ever did. */
+  heldAt: number | null;
+  /** When its hold ended by a release (then it was `queued`); null otherwise. */
+  releasedAt: number | null;
 }
+
+export type HoldPolicy = 'quietHours' | 'firstContactApproval';
 
 export interface NewCommand {
   id: string;
@@ -237,6 +245,16 @@ export interface LinePolicies {
   newContacts: { perHour: number | null; perDay: number | null } | null;
   pacing: { perMinute: number } | null;
   loopBreaker: { maxUnanswered: number } | null;
+  quietHours: QuietHours | null;
+  firstContactApproval: boolean;
+}
+
+/** Quiet from `from` until `until` (local `HH:MM`) in the time zone that applies. */
+export interface QuietHours {
+  from: string;
+  until: string;
+  timeZone: string;
+  conversationTimeZones: Record<string, string>;
 }
 
 /** Accounts, their credentials and the outbound pause. */
@@ -371,6 +389,9 @@ export interface CommandStore {
    * them) apply to the command (rules/policies.ts, `policiesApply`): the store locks the account's
    * policies, reads them and the usage they count, and writes the command with the first contacts
    * it makes, or refuses and writes nothing, in one transaction. An adoption spends nothing.
+   * Policed, it first releases the account's due quiet-hours holds (as `releaseDueHolds`), so a
+   * new command never overtakes one the window let through; a command the rule holds is written
+   * held (`heldBy`), with its command.held event.
    */
   acceptCommand(command: NewCommand, keyNotBefore: number, policed?: boolean): Promise<AcceptResult>;
   getCommand(accountId: string, id: string): Promise<CommandRecord | null>;
@@ -439,7 +460,48 @@ export interface AttachmentStore {
  * need, locks it, and writes what they return. Every implementation passes the one suite in
  * test/store.suite.ts.
  */
-export interface Store extends AccountStore, ConversationStore, CommandStore, EventStore, LeaseStore, AttachmentStore, AdminStore {
+/** Why an operator's release or rejection did nothing. */
+export type HoldRefusal = 'not_found' | 'not_held';
+
+/** What the line policies count for an account now (the admin API's PolicyUsage, in ms). */
+export interface PolicyCounts {
+  firstContactsLastHour: number;
+  firstContactsLastDay: number;
+  held: Record<HoldPolicy, number>;
+  /** With a conversation: its `message.send` commands of the last minute, and since its newest inbound message. */
+  conversation: { sendsLastMinute: number; unanswered: number } | null;
+}
+
+/**
+ * Commands the line policies hold (rules/policies.ts). A hold is written by `acceptCommand`
+ * (policed); these end holds, each one transaction under the account's policies lock (PostgreSQL;
+ * SQLite has one writer), its status change and its stream event together, so a hold ends once.
+ */
+export interface HoldStore {
+  /**
+   * Releases, in each account, the quiet-hours holds `dueReleases` lets go at `now` (their window
+   * ended, or quiet hours are off), in the order they were accepted, each with its
+   * command.released event. Answers the accounts whose streams have new events.
+   */
+  releaseDueHolds(now: number): Promise<string[]>;
+  /**
+   * An operator's release of the held command `id` (any account): `operatorRelease` decides
+   * whether it becomes queued (command.released, `by` operator) or, a first contact during quiet
+   * hours, held by quiet hours (command.held). An approved first contact's addresses are recorded
+   * as its first contacts.
+   */
+  releaseHeld(id: string, now: number): Promise<Result<CommandRecord, HoldRefusal>>;
+  /**
+   * An operator's rejection: the held command settles `failed` with `rejectionCode(heldBy)` and
+   * `reason` as its errorMessage, with its command.settled event (`eventData` builds it, as a
+   * settlement's does). A rejected first contact's first_contacts rows are deleted.
+   */
+  rejectHeld(id: string, reason: string | null, now: number, eventData: (command: CommandRecord) => unknown): Promise<Result<CommandRecord, HoldRefusal>>;
+  /** What the account's policies count at `now`; with `conversationId`, that conversation's too. */
+  policyCounts(accountId: string, conversationId: string | null, now: number): Promise<PolicyCounts>;
+}
+
+export interface Store extends AccountStore, ConversationStore, CommandStore, EventStore, LeaseStore, AttachmentStore, AdminStore, HoldStore {
   close(): Promise<void>;
   /** Resolves once every write issued so far is durable (or has failed). */
   flushed(): Promise<void>;

@@ -101,6 +101,8 @@ export const settlementCodes = [
   'transfer_unavailable',
   'no_message_to_react_to',
   'direct_conversation_required',
+  'first_contact_rejected',
+  'quiet_hours_rejected',
 ] as const;
 
 export type SettlementCode = (typeof settlementCodes)[number];
@@ -117,6 +119,8 @@ export const settlementCatalog: Record<SettlementCode, { description: string }> 
   transfer_unavailable: { description: 'The payload needs a `transferId`; nothing produces one.' },
   no_message_to_react_to: { description: 'reaction.apply found no incoming message in the direct conversation; reaction.tapback named a message that does not exist.' },
   direct_conversation_required: { description: 'reaction.apply or name_photo.share was aimed at a group.' },
+  first_contact_rejected: { description: 'An operator rejected the command while first-contact approval held it; nothing was sent.' },
+  quiet_hours_rejected: { description: 'An operator rejected the command while quiet hours held it; nothing was sent.' },
 };
 
 /** The connector protocol's error codes; those it shares with the public API carry the same status. */
@@ -160,6 +164,7 @@ export const adminErrorCodes = [
   'event_not_found',
   'method_not_allowed',
   'account_exists',
+  'command_not_held',
   'request_timeout',
   'cursor_expired',
   'headers_too_large',
@@ -186,6 +191,7 @@ export const adminErrorCatalog: Record<AdminErrorCode, { status: number }> = {
   event_not_found: { status: 404 },
   method_not_allowed: { status: 405 },
   account_exists: { status: 409 },
+  command_not_held: { status: 409 },
   request_timeout: { status: 408 },
   cursor_expired: { status: 410 },
   headers_too_large: { status: 431 },

@@ -1,10 +1,10 @@
 import type { CommandType, Target } from '@switchboard/contracts';
 import { normaliseAddress } from '@switchboard/addresses';
-import type { LinePolicies } from '../types.ts';
+import type { HoldPolicy, LinePolicies, QuietHours } from '../types.ts';
 import type { Row } from './rows.ts';
 
 /** Every policy off: an account without a `line_policies` row. */
-export const NO_POLICIES: LinePolicies = Object.freeze({ newContacts: null, pacing: null, loopBreaker: null });
+export const NO_POLICIES: LinePolicies = Object.freeze({ newContacts: null, pacing: null, loopBreaker: null, quietHours: null, firstContactApproval: false });
 
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 3_600_000;
@@ -14,7 +14,13 @@ export const DAY_MS = 86_400_000;
 export function policiesOf(row: Row | undefined): LinePolicies {
   if (!row) return NO_POLICIES;
   const stored = (typeof row.policies === 'string' ? JSON.parse(row.policies) : row.policies) as Partial<LinePolicies>;
-  return { newContacts: stored.newContacts ?? null, pacing: stored.pacing ?? null, loopBreaker: stored.loopBreaker ?? null };
+  return {
+    newContacts: stored.newContacts ?? null,
+    pacing: stored.pacing ?? null,
+    loopBreaker: stored.loopBreaker ?? null,
+    quietHours: stored.quietHours ? { ...stored.quietHours, conversationTimeZones: stored.quietHours.conversationTimeZones ?? {} } : null,
+    firstContactApproval: stored.firstContactApproval === true,
+  };
 }
 
 /** What a command is, as far as the policies look at it. */
@@ -29,6 +35,11 @@ export function contactAddresses(command: PolicedCommand): string[] {
   if (command.type === 'message.send' && command.target.kind === 'recipient') return [command.target.recipientExternalId];
   if (command.type === 'group.create' && command.target.kind === 'participants') return [...command.target.participantExternalIds];
   return [];
+}
+
+/** A command's contact addresses, normalised as first contacts are kept. */
+export function contactKeys(command: PolicedCommand): string[] {
+  return [...new Set(contactAddresses(command).map(normalised))];
 }
 
 /** The conversation a send is counted against by pacing and the loop breaker; null: neither looks at it. */
@@ -58,7 +69,7 @@ export interface UsageQuery {
 }
 
 export function usageQuery(policies: LinePolicies, command: PolicedCommand, now: number): UsageQuery | null {
-  const addresses = newContactsOn(policies) ? contactAddresses(command).map(normalised) : [];
+  const addresses = newContactsOn(policies) || policies.firstContactApproval ? contactAddresses(command).map(normalised) : [];
   const conversationId = sentConversation(command);
   const pacing = conversationId !== null && policies.pacing !== null;
   const unanswered = conversationId !== null && policies.loopBreaker !== null;
@@ -66,7 +77,7 @@ export function usageQuery(policies: LinePolicies, command: PolicedCommand, now:
 
   return {
     addresses,
-    firstContactsSince: addresses.length === 0 ? null : now - (policies.newContacts!.perDay !== null ? DAY_MS : HOUR_MS) + 1,
+    firstContactsSince: addresses.length === 0 || !newContactsOn(policies) ? null : now - (policies.newContacts!.perDay !== null ? DAY_MS : HOUR_MS) + 1,
     conversationId: pacing || unanswered ? conversationId : null,
     sendsSince: pacing ? now - MINUTE_MS + 1 : null,
     unansweredUpTo: unanswered ? policies.loopBreaker!.maxUnanswered : null,
@@ -75,7 +86,11 @@ export function usageQuery(policies: LinePolicies, command: PolicedCommand, now:
 
 /** The policies apply to the command: intake takes the locked path (cheap: no I/O). */
 export function policiesApply(policies: LinePolicies, command: PolicedCommand): boolean {
-  if (policies === NO_POLICIES || (policies.newContacts === null && policies.pacing === null && policies.loopBreaker === null)) return false;
+  if (policies === NO_POLICIES) return false;
+  // Quiet hours hold every command, and intake releases the account's due holds first.
+  if (policies.quietHours !== null) return true;
+  if (policies.firstContactApproval && contactAddresses(command).length > 0) return true;
+  if (policies.newContacts === null && policies.pacing === null && policies.loopBreaker === null) return false;
   return usageQuery(policies, command, 0) !== null;
 }
 
@@ -83,8 +98,10 @@ export function policiesApply(policies: LinePolicies, command: PolicedCommand): 
 export interface PolicyUsage {
   /** Every participant of the account's conversations (any form: they are normalised here). */
   participants: readonly string[];
-  /** The query's addresses counted as first contacts already (ever). */
+  /** The query's addresses counted as first contacts already (ever), by a command no longer held for approval. */
   counted: readonly string[];
+  /** The query's addresses counted by a command first-contact approval still holds: not known yet. */
+  awaiting: readonly string[];
   /** When the first contacts since `firstContactsSince` were counted (ms, any order). */
   firstContacts: readonly number[];
   /** When the conversation's `message.send` commands since `sendsSince` were accepted (ms, any order). */
@@ -110,8 +127,15 @@ export interface PolicyRefusal {
   newAddresses: number;
 }
 
+/** A hold the command is accepted under: the policy, and (quiet hours) when the window opens (ms). */
+export interface Hold {
+  policy: HoldPolicy;
+  releasesAt: number | null;
+  reason: string;
+}
+
 export type PolicyDecision =
-  | { proceed: true; firstContacts: string[] }
+  | { proceed: true; firstContacts: string[]; hold: Hold | null }
   | { proceed: false; refusal: PolicyRefusal };
 
 /**
@@ -121,8 +145,40 @@ export type PolicyDecision =
  * or none. Proceeding names the first contacts to record with the command.
  */
 export function decidePolicies(policies: LinePolicies, command: PolicedCommand, usage: PolicyUsage, now: number): PolicyDecision {
+  const decision = decideRefusals(policies, command, usage, now);
+  if (!decision.proceed) return decision;
+  const keys = contactKeys(command);
+  const awaiting = usage.awaiting.filter((address) => keys.includes(address));
+  if (policies.firstContactApproval && (decision.firstContacts.length > 0 || awaiting.length > 0)) {
+    const addresses = [...new Set([...decision.firstContacts, ...awaiting])];
+    return { ...decision, hold: approvalHold(addresses) };
+  }
+  return { ...decision, hold: quietHold(policies, command.conversationId, now) };
+}
+
+/** The hold first-contact approval puts on a command naming `addresses` the account never talked to. */
+function approvalHold(addresses: readonly string[]): Hold {
+  const named = addresses.length === 1 ? addresses[0]! : `${addresses.length} addresses (${addresses.join(', ')})`;
+  return { policy: 'firstContactApproval', releasesAt: null, reason: `the account's first message to ${named}: it waits for an operator to release or reject it` };
+}
+
+/** The quiet-hours hold on a command to `conversationId` (null: the account's time zone) at `now`; null when it is not quiet. */
+export function quietHold(policies: LinePolicies, conversationId: string | null, now: number): Hold | null {
+  const q = policies.quietHours;
+  if (q === null) return null;
+  const zone = zoneOf(q, conversationId);
+  const state = quietState(q, zone, now);
+  if (!state.quiet) return null;
+  return {
+    policy: 'quietHours',
+    releasesAt: state.opensAt,
+    reason: `quiet hours (${q.from} until ${q.until}, ${zone}): it goes out when they end, at ${q.until} ${zone}`,
+  };
+}
+
+function decideRefusals(policies: LinePolicies, command: PolicedCommand, usage: PolicyUsage, now: number): PolicyDecision {
   const query = usageQuery(policies, command, now);
-  if (query === null) return { proceed: true, firstContacts: [] };
+  if (query === null) return { proceed: true, firstContacts: [], hold: null };
 
   if (query.unansweredUpTo !== null && usage.unanswered >= policies.loopBreaker!.maxUnanswered) {
     return refuse('loop_breaker', 'loopBreaker', policies.loopBreaker!.maxUnanswered, null, null, 0);
@@ -132,12 +188,12 @@ export function decidePolicies(policies: LinePolicies, command: PolicedCommand, 
     const wait = windowWait(usage.sends, 1, limit, MINUTE_MS, now);
     if (wait !== null) return refuse('pacing_limit', 'pacing', limit, 'minute', wait, 0);
   }
-  if (query.addresses.length === 0) return { proceed: true, firstContacts: [] };
+  if (query.addresses.length === 0) return { proceed: true, firstContacts: [], hold: null };
 
-  const known = new Set(usage.counted);
+  const known = new Set([...usage.counted, ...usage.awaiting]);
   for (const participant of usage.participants) known.add(normalised(participant));
   const fresh = [...new Set(query.addresses)].filter((address) => !known.has(address));
-  if (fresh.length === 0) return { proceed: true, firstContacts: [] };
+  if (fresh.length === 0 || !newContactsOn(policies)) return { proceed: true, firstContacts: fresh, hold: null };
   const { perHour, perDay } = policies.newContacts!;
   const waits: Array<{ window: 'hour' | 'day'; limit: number; wait: number }> = [];
   if (perHour !== null) {
@@ -148,7 +204,7 @@ export function decidePolicies(policies: LinePolicies, command: PolicedCommand, 
     const wait = windowWait(usage.firstContacts, fresh.length, perDay, DAY_MS, now);
     if (wait !== null) waits.push({ window: 'day', limit: perDay, wait });
   }
-  if (waits.length === 0) return { proceed: true, firstContacts: fresh };
+  if (waits.length === 0) return { proceed: true, firstContacts: fresh, hold: null };
   // A window whose limit the command alone exceeds answers (no wait lets it through); otherwise,
   // with both exhausted, the later one is when trying again can succeed.
   const binding = waits.find((w) => fresh.length > w.limit) ?? waits.reduce((a, b) => (b.wait > a.wait ? b : a));
@@ -176,4 +232,112 @@ function refuse(code: PolicyRefusal['code'], policy: PolicyName, limit: number, 
 function normalised(address: string): string {
   const result = normaliseAddress(address);
   return result.ok ? result.address : address;
+}
+
+/** The time zone quiet hours use for a command to `conversationId` (null: the account's). */
+export function zoneOf(q: QuietHours, conversationId: string | null): string {
+  return (conversationId !== null ? q.conversationTimeZones[conversationId] : undefined) ?? q.timeZone;
+}
+
+const clocks = new Map<string, Intl.DateTimeFormat>();
+
+/** Minutes since local midnight in `zone` at `at` (ms). */
+function localMinutes(zone: string, at: number): number {
+  let clock = clocks.get(zone);
+  if (!clock) {
+    clock = new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    clocks.set(zone, clock);
+  }
+  const parts = clock.formatToParts(at);
+  const part = (type: string) => Number(parts.find((p) => p.type === type)!.value);
+  return part('hour') * 60 + part('minute');
+}
+
+const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+
+/** A name `Intl` knows as a time zone. */
+export function isTimeZone(zone: string): boolean {
+  try {
+    localMinutes(zone, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether `at` falls in the quiet window in `zone` (from `from`, inclusive, until `until`,
+ * exclusive; across midnight when `from` is later than `until`), and if so when it ends (ms, at
+ * the first minute whose local time is `until`, daylight-saving changes included).
+ */
+export function quietState(q: Pick<QuietHours, 'from' | 'until'>, zone: string, at: number): { quiet: boolean; opensAt: number | null } {
+  const from = minutesOf(q.from);
+  const until = minutesOf(q.until);
+  const now = localMinutes(zone, at);
+  const quiet = from < until ? now >= from && now < until : now >= from || now < until;
+  if (!quiet) return { quiet: false, opensAt: null };
+  // Step to the next minute boundary, then forward by the local distance; a daylight-saving
+  // change on the way moves the local clock, so correct until the local time reads `until`.
+  let opensAt = at - (at % MINUTE_MS) + MINUTE_MS + ((until - now - 1 + 1440) % 1440) * MINUTE_MS;
+  for (let i = 0; i < 3; i++) {
+    const off = (until - localMinutes(zone, opensAt) + 1440) % 1440;
+    if (off === 0) break;
+    opensAt += (off > 720 ? off - 1440 : off) * MINUTE_MS;
+  }
+  return { quiet: true, opensAt };
+}
+
+/** A quiet-hours hold the store found, as the release rule needs it. */
+export interface HeldCommand {
+  id: string;
+  conversationId: string | null;
+  heldBy: HoldPolicy;
+}
+
+/**
+ * Which of the account's held commands quiet hours let go at `now`, in the order given (the
+ * order they were accepted), and why: the policy is off (`policy_change`) or its window ended for
+ * the command's time zone (`window`). First-contact holds are left to an operator.
+ */
+export function dueReleases(policies: LinePolicies, held: readonly HeldCommand[], now: number): Array<{ id: string; by: 'window' | 'policy_change' }> {
+  const due: Array<{ id: string; by: 'window' | 'policy_change' }> = [];
+  for (const command of held) {
+    if (command.heldBy !== 'quietHours') continue;
+    if (policies.quietHours === null) due.push({ id: command.id, by: 'policy_change' });
+    else if (quietHold(policies, command.conversationId, now) === null) due.push({ id: command.id, by: 'window' });
+  }
+  return due;
+}
+
+/** Which command.held and command.released events a store appends (specs/asyncapi/stream.yaml). */
+export function heldEvent(command: { id: string; type: CommandType; conversationId: string | null }, hold: Hold, at: number) {
+  return {
+    type: 'command.held',
+    time: at,
+    data: {
+      commandId: command.id,
+      commandType: command.type,
+      policy: hold.policy,
+      conversationId: command.conversationId,
+      releasesAt: hold.releasesAt === null ? null : new Date(hold.releasesAt).toISOString(),
+      reason: hold.reason,
+    },
+  };
+}
+
+export function releasedEvent(command: { id: string; type: CommandType }, policy: HoldPolicy, by: 'window' | 'policy_change' | 'operator', at: number) {
+  return { type: 'command.released', time: at, data: { commandId: command.id, commandType: command.type, policy, by } };
+}
+
+/**
+ * An operator's release of a command `heldBy` holds: first-contact approval during quiet hours
+ * moves it to a quiet-hours hold; anything else releases it.
+ */
+export function operatorRelease(policies: LinePolicies, command: { heldBy: HoldPolicy; conversationId: string | null }, now: number): Hold | null {
+  return command.heldBy === 'firstContactApproval' ? quietHold(policies, command.conversationId, now) : null;
+}
+
+/** The settlement code of a rejected hold. */
+export function rejectionCode(heldBy: HoldPolicy): 'first_contact_rejected' | 'quiet_hours_rejected' {
+  return heldBy === 'firstContactApproval' ? 'first_contact_rejected' : 'quiet_hours_rejected';
 }

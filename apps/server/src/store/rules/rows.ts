@@ -66,7 +66,7 @@ export function command(row: Row): CommandRecord {
     accountId: row.account_id as string,
     type: row.type as CommandRecord['type'],
     routingPath: row.routing_path as CommandRecord['routingPath'],
-    status: row.status as CommandRecord['status'],
+    status: row.held_by ? 'held' : row.status as CommandRecord['status'],
     target: JSON.parse(row.target as string) as CommandRecord['target'],
     payload: JSON.parse(row.payload as string) as Record<string, unknown>,
     logicalActionId: row.logical_action_id as string,
@@ -79,6 +79,9 @@ export function command(row: Row): CommandRecord {
     settledAt: row.settled_at === null ? null : Number(row.settled_at),
     dispatchEpoch: row.dispatch_epoch === null ? null : Number(row.dispatch_epoch),
     dispatchedAt: row.dispatched_at === null || row.dispatched_at === undefined ? null : Number(row.dispatched_at),
+    heldBy: (row.held_by as CommandRecord['heldBy'] | undefined) ?? null,
+    heldAt: row.held_at === null || row.held_at === undefined ? null : Number(row.held_at),
+    releasedAt: row.released_at === null || row.released_at === undefined ? null : Number(row.released_at),
   };
 }
 
@@ -110,10 +113,15 @@ export function attachment(row: Row): AttachmentRecord {
   };
 }
 
-/** A command is queued once and settled at most once, so its history is its two timestamps. */
+/**
+ * A command is held or queued at its acceptance, queued once its hold is released, and settled at
+ * most once: its history is those timestamps (`status, created_at, settled_at, held_at, released_at`).
+ */
 export function history(row: Row | undefined): StatusChange[] {
   if (!row) return [];
-  const changes: StatusChange[] = [{ status: 'queued', at: Number(row.created_at) }];
+  const held = row.held_at !== null && row.held_at !== undefined;
+  const changes: StatusChange[] = [{ status: held ? 'held' : 'queued', at: Number(row.created_at) }];
+  if (held && row.released_at !== null) changes.push({ status: 'queued', at: Number(row.released_at) });
   if (row.settled_at !== null) changes.push({ status: row.status as StatusChange['status'], at: Number(row.settled_at) });
   return changes;
 }

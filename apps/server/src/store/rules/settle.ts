@@ -25,8 +25,12 @@ export function decideSettlement(current: CommandRecord | null, s: Pick<Settleme
  * is refused, its events kept: they are what the platform reported to the live lease.
  */
 export function settledCommand(current: CommandRecord, s: Settlement): Result<{ command: CommandRecord; event: NewEvent }, SettleRefusal> {
+  // A held command was never dispatched: nothing of it is the host's to settle.
+  if (current.status === 'held' || current.dispatchEpoch !== s.epoch) {
+    if (current.status !== 'queued' && current.status !== 'held') return err({ reason: 'conflict', command: current });
+    return err({ reason: 'not_dispatched' });
+  }
   if (current.status !== 'queued') return err({ reason: 'conflict', command: current });
-  if (current.dispatchEpoch !== s.epoch) return err({ reason: 'not_dispatched' });
   const command: CommandRecord = { ...current, status: s.status, errorCode: s.errorCode, errorMessage: s.errorMessage, errorPath: s.errorPath, settledAt: s.at };
   return ok({ command, event: { type: 'command.settled', time: s.at, data: s.eventData(command) } });
 }

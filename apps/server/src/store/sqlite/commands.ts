@@ -6,7 +6,7 @@ import { announcesConversationOf } from '../rules/platform.ts';
 import { decideSettlement, settledCommand } from '../rules/settle.ts';
 import type { SqliteDb } from './transaction.ts';
 import { insertCommands } from './accept.ts';
-import { spendPolicies } from './policies.ts';
+import { spendPolicies, writeHold } from './policies.ts';
 import { recordPlatformEvents } from './conversations.ts';
 import { insertEvents } from './events.ts';
 import { cachedLease, heldLease, liveEpoch, renewed } from './leases.ts';
@@ -14,7 +14,7 @@ import { isLiveEpoch, pollRenewsBefore } from '../rules/leases.ts';
 import { err, ok } from '../../result.ts';
 
 /** A command a poll of an epoch hands out (parameters: account, epoch, epoch, the JSON of `holding`). */
-const DISPATCHABLE = `account_id = ? AND status = 'queued'
+const DISPATCHABLE = `account_id = ? AND status = 'queued' AND held_by IS NULL
   AND (dispatch_epoch IS NULL OR dispatch_epoch < ? OR (dispatch_epoch = ? AND id NOT IN (SELECT value FROM json_each(?))))`;
 
 export function commands(db: SqliteDb): CommandStore {
@@ -32,8 +32,8 @@ export function commands(db: SqliteDb): CommandStore {
           if (original) return { disposition: 'adopted', command: original };
         }
         // After adoption: a retry of a command accepted already spends nothing.
-        const refusal = policed ? spendPolicies(db, input) : null;
-        if (refusal) return { disposition: 'refused', refusal };
+        const policy = policed ? spendPolicies(db, input) : { hold: null };
+        if ('refusal' in policy) return { disposition: 'refused', refusal: policy.refusal };
         // A key past retention is forgotten: the new command takes it over.
         if (key !== null) db.sql('DELETE FROM idempotency_keys WHERE account_id = ? AND key = ?').run(input.accountId, key);
         insertCommands((t) => db.sql(t), [input]);
@@ -41,7 +41,8 @@ export function commands(db: SqliteDb): CommandStore {
           db.sql('INSERT INTO idempotency_keys (account_id, key, command_id, created_at) VALUES (?, ?, ?, ?)')
             .run(input.accountId, key, input.id, input.createdAt);
         }
-        return queued(input);
+        if (policy.hold) writeHold(db, input, policy.hold);
+        return queued(input, policy.hold);
       });
     },
 
@@ -53,7 +54,7 @@ export function commands(db: SqliteDb): CommandStore {
     },
 
     commandHistory(id) {
-      return db.read(() => history(db.query('SELECT status, created_at, settled_at FROM commands WHERE id = ?').get(id)));
+      return db.read(() => history(db.query('SELECT status, created_at, settled_at, held_at, released_at FROM commands WHERE id = ?').get(id)));
     },
 
     dispatchCommands(accountId, epoch, max, holding, now, ttlMs) {

@@ -319,6 +319,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/accounts/{accountId}/policies/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id. An id of no account, or not a UUID, is 404 `account_not_found`. */
+                accountId: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Where the account stands against its line policies
+         * @description What the policies count now: the first contacts of the last hour and day, whether quiet
+         *     hours hold new commands (in the account's time zone) and until when, and the commands each
+         *     hold policy holds. With `conversationId`, also that conversation's sends of the last minute
+         *     (pacing) and its sends since its newest inbound message (the loop breaker).
+         */
+        get: operations["adminGetPolicyUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/commands": {
         parameters: {
             query?: never;
@@ -353,6 +379,58 @@ export interface paths {
         get: operations["adminGetCommand"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/commands/{commandId}/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A command of any account; an id of no command is 404 `command_not_found`. */
+                commandId: components["parameters"]["CommandId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Release a held command
+         * @description Approves a first contact, or lets a quiet-hours hold through early: the command becomes
+         *     `queued`, a `command.released` event (`by`: `operator`) is appended, and it goes to the
+         *     connector host in the order it was accepted. A first contact released during quiet hours is
+         *     held again, by quiet hours (a `command.held` event). Audited as `command.release`. No body.
+         */
+        post: operations["adminReleaseCommand"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/commands/{commandId}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A command of any account; an id of no command is 404 `command_not_found`. */
+                commandId: components["parameters"]["CommandId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a held command
+         * @description Settles the held command `failed`, with `first_contact_rejected` or `quiet_hours_rejected`
+         *     (the policy that held it) and `reason` as its `errorMessage`; its `command.settled` event
+         *     is appended. Nothing is sent. A rejected first contact gives back its unit of the
+         *     new-contact budget and leaves its addresses new. Audited as `command.reject`.
+         */
+        post: operations["adminRejectCommand"];
         delete?: never;
         options?: never;
         head?: never;
@@ -601,7 +679,7 @@ export interface components {
          *     the public API also has keep its status.
          * @enum {string}
          */
-        AdminErrorCode: "bad_request" | "invalid_query" | "invalid_body" | "unsupported_media_type" | "unauthenticated" | "forbidden" | "not_found" | "account_not_found" | "key_not_found" | "command_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "method_not_allowed" | "account_exists" | "request_timeout" | "cursor_expired" | "headers_too_large" | "rate_limited" | "too_many_streams" | "internal" | "not_implemented";
+        AdminErrorCode: "bad_request" | "invalid_query" | "invalid_body" | "unsupported_media_type" | "unauthenticated" | "forbidden" | "not_found" | "account_not_found" | "key_not_found" | "command_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "method_not_allowed" | "account_exists" | "command_not_held" | "request_timeout" | "cursor_expired" | "headers_too_large" | "rate_limited" | "too_many_streams" | "internal" | "not_implemented";
         AdminError: {
             error: components["schemas"]["AdminErrorCode"];
             message: string;
@@ -657,6 +735,64 @@ export interface components {
                 /** Format: int32 */
                 maxUnanswered: number;
             } | null;
+            /** @description From `from` until `until` each day, in the time zone that applies, commands are held and go out in order when the window ends. */
+            quietHours?: components["schemas"]["QuietHours"] | null;
+            /** @description When true, a first message to an address the account never talked to waits for an operator to release or reject it. */
+            firstContactApproval?: boolean | null;
+        };
+        QuietHours: {
+            from: components["schemas"]["LocalTime"];
+            until: components["schemas"]["LocalTime"];
+            timeZone: components["schemas"]["TimeZone"];
+            /** @description A conversation's own time zone, by conversationId; the others use `timeZone`. */
+            conversationTimeZones?: {
+                [key: string]: components["schemas"]["TimeZone"];
+            };
+        };
+        /**
+         * @description A time of day, `HH:MM` (24-hour clock).
+         * @example 21:00
+         */
+        LocalTime: string;
+        /**
+         * @description An IANA time zone name (`Europe/Paris`, `America/New_York`, `UTC`); one the server does not know is 400 `invalid_body`.
+         * @example Europe/Paris
+         */
+        TimeZone: string;
+        Rejection: {
+            /** @description Why, for the client (the settled command's `errorMessage`). */
+            reason?: string;
+        };
+        PolicyUsage: {
+            /** @description First contacts counted in the last rolling hour and day. */
+            newContacts: {
+                /** Format: int32 */
+                lastHour: number;
+                /** Format: int32 */
+                lastDay: number;
+            };
+            /** @description Whether quiet hours hold new commands now, in the account's `timeZone`, and when the window opens; `quiet` false and `opensAt` null when they are off or not in force. */
+            quietHours: {
+                quiet: boolean;
+                /** Format: date-time */
+                opensAt: string | null;
+            };
+            /** @description The commands each hold policy holds now. */
+            held: {
+                /** Format: int32 */
+                quietHours: number;
+                /** Format: int32 */
+                firstContactApproval: number;
+            };
+            /** @description With `conversationId`, what pacing and the loop breaker count for it. */
+            conversation?: {
+                /** Format: uuid */
+                conversationId: string;
+                /** Format: int32 */
+                sendsLastMinute: number;
+                /** Format: int32 */
+                unanswered: number;
+            };
         };
         Outbound: {
             /** @description Outbound sending is paused for every account. */
@@ -795,10 +931,11 @@ export interface components {
          *     - `delivered`, `read`: as the platform reported them;
          *     - `failed`: the message failed after it was sent (`failure`);
          *     - `edited`, `unsent`: the message was changed or taken back after it was sent.
+         *     - `held`: a line policy held it (`policy`); `released`: the hold ended (`policy`, `by`).
          */
         TimelineEntry: {
             /** @enum {string} */
-            kind: "accepted" | "dispatched" | "sent" | "settled" | "delivered" | "read" | "failed" | "edited" | "unsent";
+            kind: "accepted" | "held" | "released" | "dispatched" | "sent" | "settled" | "delivered" | "read" | "failed" | "edited" | "unsent";
             /**
              * Format: date-time
              * @description When; null for a dispatch made before the service recorded dispatch times.
@@ -816,6 +953,9 @@ export interface components {
             errorCode?: components["schemas"]["SettlementCode"] | null;
             errorMessage?: components["schemas"]["ErrorMessage"];
             errorPath?: components["schemas"]["ErrorPath"];
+            policy?: components["schemas"]["HoldPolicy"];
+            /** @enum {string} */
+            by?: "window" | "policy_change" | "operator";
             failure?: components["schemas"]["MessageFailure"];
         };
         /** @description An endpoint as its account reads it, with the account it belongs to. */
@@ -876,7 +1016,7 @@ export interface components {
              * @description The operator key that made the change; null for a change the CLI made where the store is (no key is needed there).
              */
             operatorKeyId: string | null;
-            /** @description The operation: `account.create`, `account.pause`, `account.resume`, `outbound.pause`, `outbound.resume`, `key.create`, `key.revoke`, `operator_key.create`, `operator_key.revoke`, `account.policies`, `webhook_endpoint.enable`, `webhook_endpoint.disable`, `webhook_endpoint.rotate_secret`, `webhook_endpoint.resend`, `webhook_endpoint.replay`, `webhook_endpoint.test`. */
+            /** @description The operation: `account.create`, `account.pause`, `account.resume`, `outbound.pause`, `outbound.resume`, `key.create`, `key.revoke`, `operator_key.create`, `operator_key.revoke`, `account.policies`, `command.release`, `command.reject`, `webhook_endpoint.enable`, `webhook_endpoint.disable`, `webhook_endpoint.rotate_secret`, `webhook_endpoint.resend`, `webhook_endpoint.replay`, `webhook_endpoint.test`. */
             action: string;
             /**
              * Format: uuid
@@ -904,7 +1044,7 @@ export interface components {
          *     the account has left, a conversation of the other kind). A second code with the same meaning
          *     would make clients match two for one failure.
          */
-        SettlementCode: "stale_target" | "invalid_target" | "gateway_rejected" | "send_returned_not_ok" | "accepted_echo_unconfirmed" | "group_update_unverified" | "capability_constraint_violation" | "payload_invalid" | "transfer_unavailable" | "no_message_to_react_to" | "direct_conversation_required";
+        SettlementCode: "stale_target" | "invalid_target" | "gateway_rejected" | "send_returned_not_ok" | "accepted_echo_unconfirmed" | "group_update_unverified" | "capability_constraint_violation" | "payload_invalid" | "transfer_unavailable" | "no_message_to_react_to" | "direct_conversation_required" | "first_contact_rejected" | "quiet_hours_rejected";
         /** @description An answer given before any route, after which the connection closes. */
         ProtocolError: {
             /** @enum {string} */
@@ -957,9 +1097,12 @@ export interface components {
         };
         /**
          * @description `queued` until the connector host settles the command, then `succeeded` or `failed`.
+         *     `held` only where an operator turned on a line policy that holds (quiet hours, first-contact
+         *     approval): accepted, not dispatched until released (then `queued`) or rejected (then
+         *     `failed`). See "Line policies".
          * @enum {string}
          */
-        CommandStatus: "queued" | "succeeded" | "failed";
+        CommandStatus: "queued" | "succeeded" | "failed" | "held";
         /** @enum {string} */
         CommandType: "message.send" | "reaction.tapback" | "reaction.apply" | "name_photo.share" | "group.create" | "group.update" | "group.leave";
         /**
@@ -1022,6 +1165,11 @@ export interface components {
          * @example /target/kind
          */
         ErrorPath: string | null;
+        /**
+         * @description The line policy that holds a command (see "Line policies").
+         * @enum {string}
+         */
+        HoldPolicy: "quietHours" | "firstContactApproval";
         StatusChange: {
             status: components["schemas"]["CommandStatus"];
             /** Format: date-time */
@@ -1123,6 +1271,9 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             settledAt: string | null;
+            /** @description The line policy holding the command while its `status` is `held`; null otherwise. */
+            heldBy: components["schemas"]["HoldPolicy"] | null;
+            /** @description Each status the command had, from `held` or `queued` on, with when it began. */
             history: components["schemas"]["StatusChange"][];
             /**
              * @description The message the command sent (a message.send, a group.create's first message), once
@@ -1343,6 +1494,8 @@ export interface components {
     parameters: {
         /** @description The account's id. An id of no account, or not a UUID, is 404 `account_not_found`. */
         AccountId: string;
+        /** @description A command of any account; an id of no command is 404 `command_not_found`. */
+        CommandId: string;
         /** @description An endpoint of the account named in the path; any other is 404 `webhook_endpoint_not_found`. */
         EndpointId: string;
         KeyId: string;
@@ -1962,6 +2115,39 @@ export interface operations {
             501: components["responses"]["NotImplemented"];
         };
     };
+    adminGetPolicyUsage: {
+        parameters: {
+            query?: {
+                conversationId?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The account's id. An id of no account, or not a UUID, is 404 `account_not_found`. */
+                accountId: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The usage. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyUsage"];
+                };
+            };
+            400: components["responses"]["QueryInvalid"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["AccountNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
     adminListCommands: {
         parameters: {
             query?: {
@@ -2034,6 +2220,110 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    adminReleaseCommand: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A command of any account; an id of no command is 404 `command_not_found`. */
+                commandId: components["parameters"]["CommandId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The command as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommandDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            /** @description No command with this id (`command_not_found`), or retention dropped it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description The command is not held (`command_not_held`); it may have been released or rejected already. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    adminRejectCommand: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A command of any account; an id of no command is 404 `command_not_found`. */
+                commandId: components["parameters"]["CommandId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["Rejection"];
+            };
+        };
+        responses: {
+            /** @description The command as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommandDetail"];
+                };
+            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            /** @description No command with this id (`command_not_found`), or retention dropped it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description The command is not held (`command_not_held`); it may have been released or rejected already. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Internal"];

@@ -22,6 +22,7 @@ export const zAdminErrorCode = z.enum([
     'event_not_found',
     'method_not_allowed',
     'account_exists',
+    'command_not_held',
     'request_timeout',
     'cursor_expired',
     'headers_too_large',
@@ -52,6 +53,23 @@ export const zAccount = z.object({
 });
 
 /**
+ * A time of day, `HH:MM` (24-hour clock).
+ */
+export const zLocalTime = z.string().regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/);
+
+/**
+ * An IANA time zone name (`Europe/Paris`, `America/New_York`, `UTC`); one the server does not know is 400 `invalid_body`.
+ */
+export const zTimeZone = z.string().min(1).max(64);
+
+export const zQuietHours = z.strictObject({
+    from: zLocalTime,
+    until: zLocalTime,
+    timeZone: zTimeZone,
+    conversationTimeZones: z.record(z.string(), zTimeZone).optional()
+});
+
+/**
  * An account's line policies (specs/openapi/switchboard.yaml, "Line policies"). Each is off
  * when absent or null.
  *
@@ -66,7 +84,33 @@ export const zLinePolicies = z.strictObject({
     }).nullish(),
     loopBreaker: z.strictObject({
         maxUnanswered: z.int().gte(1).lte(10000)
-    }).nullish()
+    }).nullish(),
+    quietHours: zQuietHours.nullish(),
+    firstContactApproval: z.boolean().nullish()
+});
+
+export const zRejection = z.strictObject({
+    reason: z.string().max(500).optional()
+});
+
+export const zPolicyUsage = z.object({
+    newContacts: z.object({
+        lastHour: z.int().gte(0).lte(1000000),
+        lastDay: z.int().gte(0).lte(1000000)
+    }),
+    quietHours: z.object({
+        quiet: z.boolean(),
+        opensAt: z.iso.datetime({ offset: true }).nullable()
+    }),
+    held: z.object({
+        quietHours: z.int().gte(0).lte(1000000000),
+        firstContactApproval: z.int().gte(0).lte(1000000000)
+    }),
+    conversation: z.object({
+        conversationId: z.uuid(),
+        sendsLastMinute: z.int().gte(0).lte(1000000),
+        unanswered: z.int().gte(0).lte(1000000)
+    }).optional()
 });
 
 export const zOutbound = z.object({
@@ -198,7 +242,9 @@ export const zSettlementCode = z.union([
     z.literal('payload_invalid'),
     z.literal('transfer_unavailable'),
     z.literal('no_message_to_react_to'),
-    z.literal('direct_conversation_required')
+    z.literal('direct_conversation_required'),
+    z.literal('first_contact_rejected'),
+    z.literal('quiet_hours_rejected')
 ]);
 
 export const zOverview = z.object({
@@ -324,11 +370,16 @@ export const zConversationPage = z.object({
 
 /**
  * `queued` until the connector host settles the command, then `succeeded` or `failed`.
+ * `held` only where an operator turned on a line policy that holds (quiet hours, first-contact
+ * approval): accepted, not dispatched until released (then `queued`) or rejected (then
+ * `failed`). See "Line policies".
+ *
  */
 export const zCommandStatus = z.enum([
     'queued',
     'succeeded',
-    'failed'
+    'failed',
+    'held'
 ]);
 
 export const zCommandType = z.enum([
@@ -392,6 +443,11 @@ export const zErrorMessage = z.string().max(1024).nullable();
  *
  */
 export const zErrorPath = z.string().max(1024).nullable();
+
+/**
+ * The line policy that holds a command (see "Line policies").
+ */
+export const zHoldPolicy = z.enum(['quietHours', 'firstContactApproval']);
 
 export const zStatusChange = z.object({
     status: zCommandStatus,
@@ -461,7 +517,8 @@ export const zCommand = z.object({
     errorPath: zErrorPath,
     createdAt: z.iso.datetime({ offset: true }),
     settledAt: z.iso.datetime({ offset: true }).nullable(),
-    history: z.array(zStatusChange).max(2),
+    heldBy: zHoldPolicy.nullable(),
+    history: z.array(zStatusChange).max(3),
     message: zMessage.nullish()
 });
 
@@ -492,11 +549,14 @@ export const zDisposition = z.enum(['queued', 'adopted']);
  * - `delivered`, `read`: as the platform reported them;
  * - `failed`: the message failed after it was sent (`failure`);
  * - `edited`, `unsent`: the message was changed or taken back after it was sent.
+ * - `held`: a line policy held it (`policy`); `released`: the hold ended (`policy`, `by`).
  *
  */
 export const zTimelineEntry = z.object({
     kind: z.enum([
         'accepted',
+        'held',
+        'released',
         'dispatched',
         'sent',
         'settled',
@@ -517,6 +577,12 @@ export const zTimelineEntry = z.object({
     errorCode: zSettlementCode.nullish(),
     errorMessage: zErrorMessage.optional(),
     errorPath: zErrorPath.optional(),
+    policy: zHoldPolicy.optional(),
+    by: z.enum([
+        'window',
+        'policy_change',
+        'operator'
+    ]).optional(),
     failure: zMessageFailure.optional()
 });
 
@@ -595,6 +661,11 @@ export const zWebhookTestAccepted = z.object({
  * The account's id. An id of no account, or not a UUID, is 404 `account_not_found`.
  */
 export const zAccountId = z.string();
+
+/**
+ * A command of any account; an id of no command is 404 `command_not_found`.
+ */
+export const zCommandId2 = z.uuid();
 
 /**
  * An endpoint of the account named in the path; any other is 404 `webhook_endpoint_not_found`.
@@ -762,6 +833,19 @@ export const zAdminListConversationsQuery = z.object({
  */
 export const zAdminListConversationsResponse = zConversationPage;
 
+export const zAdminGetPolicyUsagePath = z.object({
+    accountId: z.string()
+});
+
+export const zAdminGetPolicyUsageQuery = z.object({
+    conversationId: z.uuid().optional()
+});
+
+/**
+ * The usage.
+ */
+export const zAdminGetPolicyUsageResponse = zPolicyUsage;
+
 export const zAdminListCommandsQuery = z.object({
     accountId: z.uuid().optional(),
     status: zCommandStatus.optional(),
@@ -786,6 +870,26 @@ export const zAdminGetCommandPath = z.object({
  * The command and what happened to it.
  */
 export const zAdminGetCommandResponse = zCommandDetail;
+
+export const zAdminReleaseCommandPath = z.object({
+    commandId: z.uuid()
+});
+
+/**
+ * The command as it is now.
+ */
+export const zAdminReleaseCommandResponse = zCommandDetail;
+
+export const zAdminRejectCommandBody = zRejection;
+
+export const zAdminRejectCommandPath = z.object({
+    commandId: z.uuid()
+});
+
+/**
+ * The command as it is now.
+ */
+export const zAdminRejectCommandResponse = zCommandDetail;
 
 export const zAdminGetEventsHeaders = z.object({
     'Last-Event-ID': z.string().regex(/^[0-9]{0,19}$/).optional()

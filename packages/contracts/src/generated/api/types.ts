@@ -540,7 +540,7 @@ export interface components {
          *     the account has left, a conversation of the other kind). A second code with the same meaning
          *     would make clients match two for one failure.
          */
-        SettlementCode: "stale_target" | "invalid_target" | "gateway_rejected" | "send_returned_not_ok" | "accepted_echo_unconfirmed" | "group_update_unverified" | "capability_constraint_violation" | "payload_invalid" | "transfer_unavailable" | "no_message_to_react_to" | "direct_conversation_required";
+        SettlementCode: "stale_target" | "invalid_target" | "gateway_rejected" | "send_returned_not_ok" | "accepted_echo_unconfirmed" | "group_update_unverified" | "capability_constraint_violation" | "payload_invalid" | "transfer_unavailable" | "no_message_to_react_to" | "direct_conversation_required" | "first_contact_rejected" | "quiet_hours_rejected";
         CommandBadRequest: {
             /** @enum {string} */
             error: "body_too_large" | "body_not_object" | "body_too_deep" | "target_and_payload_required" | "unsupported_target" | "invalid_conversationId" | "invalid_idempotency_key";
@@ -874,9 +874,17 @@ export interface components {
         RoutingPath: "agent-turn" | "admin";
         /**
          * @description `queued` until the connector host settles the command, then `succeeded` or `failed`.
+         *     `held` only where an operator turned on a line policy that holds (quiet hours, first-contact
+         *     approval): accepted, not dispatched until released (then `queued`) or rejected (then
+         *     `failed`). See "Line policies".
          * @enum {string}
          */
-        CommandStatus: "queued" | "succeeded" | "failed";
+        CommandStatus: "queued" | "succeeded" | "failed" | "held";
+        /**
+         * @description The line policy that holds a command (see "Line policies").
+         * @enum {string}
+         */
+        HoldPolicy: "quietHours" | "firstContactApproval";
         /**
          * @description `queued`: new work was created. `adopted`: the Idempotency-Key was already known; no new work.
          * @enum {string}
@@ -1139,6 +1147,9 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             settledAt: string | null;
+            /** @description The line policy holding the command while its `status` is `held`; null otherwise. */
+            heldBy: components["schemas"]["HoldPolicy"] | null;
+            /** @description Each status the command had, from `held` or `queued` on, with when it began. */
             history: components["schemas"]["StatusChange"][];
             /**
              * @description The message the command sent (a message.send, a group.create's first message), once

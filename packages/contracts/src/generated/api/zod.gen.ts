@@ -72,7 +72,9 @@ export const zSettlementCode = z.union([
     z.literal('payload_invalid'),
     z.literal('transfer_unavailable'),
     z.literal('no_message_to_react_to'),
-    z.literal('direct_conversation_required')
+    z.literal('direct_conversation_required'),
+    z.literal('first_contact_rejected'),
+    z.literal('quiet_hours_rejected')
 ]);
 
 export const zCommandBadRequest = z.object({
@@ -408,12 +410,22 @@ export const zRoutingPath = z.enum(['agent-turn', 'admin']);
 
 /**
  * `queued` until the connector host settles the command, then `succeeded` or `failed`.
+ * `held` only where an operator turned on a line policy that holds (quiet hours, first-contact
+ * approval): accepted, not dispatched until released (then `queued`) or rejected (then
+ * `failed`). See "Line policies".
+ *
  */
 export const zCommandStatus = z.enum([
     'queued',
     'succeeded',
-    'failed'
+    'failed',
+    'held'
 ]);
+
+/**
+ * The line policy that holds a command (see "Line policies").
+ */
+export const zHoldPolicy = z.enum(['quietHours', 'firstContactApproval']);
 
 /**
  * `queued`: new work was created. `adopted`: the Idempotency-Key was already known; no new work.
@@ -762,7 +774,8 @@ export const zCommand = z.object({
     errorPath: zErrorPath,
     createdAt: z.iso.datetime({ offset: true }),
     settledAt: z.iso.datetime({ offset: true }).nullable(),
-    history: z.array(zStatusChange).max(2),
+    heldBy: zHoldPolicy.nullable(),
+    history: z.array(zStatusChange).max(3),
     message: zMessage.nullish()
 });
 

@@ -679,7 +679,7 @@ export interface components {
          *     the account has left, a conversation of the other kind). A second code with the same meaning
          *     would make clients match two for one failure.
          */
-        SettlementCode: "stale_target" | "invalid_target" | "gateway_rejected" | "send_returned_not_ok" | "accepted_echo_unconfirmed" | "group_update_unverified" | "capability_constraint_violation" | "payload_invalid" | "transfer_unavailable" | "no_message_to_react_to" | "direct_conversation_required";
+        SettlementCode: "stale_target" | "invalid_target" | "gateway_rejected" | "send_returned_not_ok" | "accepted_echo_unconfirmed" | "group_update_unverified" | "capability_constraint_violation" | "payload_invalid" | "transfer_unavailable" | "no_message_to_react_to" | "direct_conversation_required" | "first_contact_rejected" | "quiet_hours_rejected";
         /**
          * @description Why a message the platform took failed afterwards (`message.failed`):
          *     - `not_delivered`: the platform reports the message was not delivered (iMessage's red

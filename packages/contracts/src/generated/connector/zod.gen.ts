@@ -313,7 +313,9 @@ export const zSettlementCode = z.union([
     z.literal('payload_invalid'),
     z.literal('transfer_unavailable'),
     z.literal('no_message_to_react_to'),
-    z.literal('direct_conversation_required')
+    z.literal('direct_conversation_required'),
+    z.literal('first_contact_rejected'),
+    z.literal('quiet_hours_rejected')
 ]);
 
 export const zSettlement = z.strictObject({

@@ -5,7 +5,7 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /** @enum {string} */
-        EventType: "command.settled" | "conversation.appeared" | "message.received" | "message.sent" | "group.renamed" | "group.participants_changed" | "webhook.endpoint_disabled" | "webhook.test" | "poll.voted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction" | "message.edited" | "message.unsent";
+        EventType: "command.settled" | "conversation.appeared" | "message.received" | "message.sent" | "group.renamed" | "group.participants_changed" | "webhook.endpoint_disabled" | "webhook.test" | "poll.voted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction" | "message.edited" | "message.unsent" | "command.held" | "command.released";
         /** @description Strictly increasing within the account. */
         EventId: string;
         /** Format: date-time */
@@ -18,7 +18,7 @@ export interface components {
          * @description The codes of specs/openapi/switchboard.yaml `SettlementCode`; the drift check keeps the two lists equal.
          * @enum {string}
          */
-        SettlementCode: "stale_target" | "invalid_target" | "gateway_rejected" | "send_returned_not_ok" | "accepted_echo_unconfirmed" | "group_update_unverified" | "capability_constraint_violation" | "payload_invalid" | "transfer_unavailable" | "no_message_to_react_to" | "direct_conversation_required";
+        SettlementCode: "stale_target" | "invalid_target" | "gateway_rejected" | "send_returned_not_ok" | "accepted_echo_unconfirmed" | "group_update_unverified" | "capability_constraint_violation" | "payload_invalid" | "transfer_unavailable" | "no_message_to_react_to" | "direct_conversation_required" | "first_contact_rejected" | "quiet_hours_rejected";
         CommandSettled: {
             /** Format: uuid */
             commandId: string;
@@ -382,8 +382,68 @@ export interface components {
             account: components["schemas"]["AccountId"];
             data: components["schemas"]["MessageUnsent"];
         };
+        /**
+         * @description The line policy that holds a command.
+         * @enum {string}
+         */
+        HoldPolicy: "quietHours" | "firstContactApproval";
+        CommandHeld: {
+            /** Format: uuid */
+            commandId: string;
+            commandType: components["schemas"]["CommandType"];
+            policy: components["schemas"]["HoldPolicy"];
+            /**
+             * Format: uuid
+             * @description The command's conversation; null for a recipient send or a group.create.
+             */
+            conversationId: string | null;
+            /**
+             * Format: date-time
+             * @description Quiet hours: when the window opens in the time zone that applies (the command goes
+             *     out within seconds of it, unless the policy changes first). Null for a first contact:
+             *     it waits for an operator.
+             */
+            releasesAt: string | null;
+            /** @description Why it is held, for people (not stable; branch on `policy`). */
+            reason: string;
+        };
+        CommandHeldEvent: {
+            id: components["schemas"]["EventId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "command.held";
+            time: components["schemas"]["Time"];
+            account: components["schemas"]["AccountId"];
+            data: components["schemas"]["CommandHeld"];
+        };
+        CommandReleased: {
+            /** Format: uuid */
+            commandId: string;
+            commandType: components["schemas"]["CommandType"];
+            policy: components["schemas"]["HoldPolicy"];
+            /**
+             * @description `window`: quiet hours ended for it (under the policy as it is now). `policy_change`:
+             *     an operator turned quiet hours off. `operator`: an operator released it (an approved
+             *     first contact, or a quiet-hours hold let through early).
+             * @enum {string}
+             */
+            by: "window" | "policy_change" | "operator";
+        };
+        CommandReleasedEvent: {
+            id: components["schemas"]["EventId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "command.released";
+            time: components["schemas"]["Time"];
+            account: components["schemas"]["AccountId"];
+            data: components["schemas"]["CommandReleased"];
+        };
         /** @description Any account event, discriminated by `type`. */
-        StreamEvent: components["schemas"]["CommandSettledEvent"] | components["schemas"]["ConversationAppearedEvent"] | components["schemas"]["MessageReceivedEvent"] | components["schemas"]["MessageSentEvent"] | components["schemas"]["GroupRenamedEvent"] | components["schemas"]["GroupParticipantsChangedEvent"] | components["schemas"]["WebhookEndpointDisabledEvent"] | components["schemas"]["WebhookTestEvent"] | components["schemas"]["PollVotedEvent"] | components["schemas"]["MessageDeliveredEvent"] | components["schemas"]["MessageReadEvent"] | components["schemas"]["MessageFailedEvent"] | components["schemas"]["MessageReactionEvent"] | components["schemas"]["MessageEditedEvent"] | components["schemas"]["MessageUnsentEvent"];
+        StreamEvent: components["schemas"]["CommandSettledEvent"] | components["schemas"]["ConversationAppearedEvent"] | components["schemas"]["MessageReceivedEvent"] | components["schemas"]["MessageSentEvent"] | components["schemas"]["GroupRenamedEvent"] | components["schemas"]["GroupParticipantsChangedEvent"] | components["schemas"]["WebhookEndpointDisabledEvent"] | components["schemas"]["WebhookTestEvent"] | components["schemas"]["PollVotedEvent"] | components["schemas"]["MessageDeliveredEvent"] | components["schemas"]["MessageReadEvent"] | components["schemas"]["MessageFailedEvent"] | components["schemas"]["MessageReactionEvent"] | components["schemas"]["MessageEditedEvent"] | components["schemas"]["MessageUnsentEvent"] | components["schemas"]["CommandHeldEvent"] | components["schemas"]["CommandReleasedEvent"];
         StreamReset: {
             /** @constant */
             reason: "cursor_expired";

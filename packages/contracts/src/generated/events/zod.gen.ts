@@ -17,7 +17,9 @@ export const zEventType = z.enum([
     'message.failed',
     'message.reaction',
     'message.edited',
-    'message.unsent'
+    'message.unsent',
+    'command.held',
+    'command.released'
 ]);
 
 /**
@@ -56,7 +58,9 @@ export const zSettlementCode = z.enum([
     'payload_invalid',
     'transfer_unavailable',
     'no_message_to_react_to',
-    'direct_conversation_required'
+    'direct_conversation_required',
+    'first_contact_rejected',
+    'quiet_hours_rejected'
 ]);
 
 export const zCommandSettled = z.strictObject({
@@ -339,6 +343,47 @@ export const zMessageUnsentEvent = z.strictObject({
 });
 
 /**
+ * The line policy that holds a command.
+ */
+export const zHoldPolicy = z.enum(['quietHours', 'firstContactApproval']);
+
+export const zCommandHeld = z.strictObject({
+    commandId: z.uuid(),
+    commandType: zCommandType,
+    policy: zHoldPolicy,
+    conversationId: z.uuid().nullable(),
+    releasesAt: z.iso.datetime({ offset: true }).nullable(),
+    reason: z.string().max(1024)
+});
+
+export const zCommandHeldEvent = z.strictObject({
+    id: zEventId,
+    type: z.literal('command.held'),
+    time: zTime,
+    account: zAccountId,
+    data: zCommandHeld
+});
+
+export const zCommandReleased = z.strictObject({
+    commandId: z.uuid(),
+    commandType: zCommandType,
+    policy: zHoldPolicy,
+    by: z.enum([
+        'window',
+        'policy_change',
+        'operator'
+    ])
+});
+
+export const zCommandReleasedEvent = z.strictObject({
+    id: zEventId,
+    type: z.literal('command.released'),
+    time: zTime,
+    account: zAccountId,
+    data: zCommandReleased
+});
+
+/**
  * Any account event, discriminated by `type`.
  */
 export const zStreamEvent = z.discriminatedUnion('type', [
@@ -356,7 +401,9 @@ export const zStreamEvent = z.discriminatedUnion('type', [
     zMessageFailedEvent,
     zMessageReactionEvent,
     zMessageEditedEvent,
-    zMessageUnsentEvent
+    zMessageUnsentEvent,
+    zCommandHeldEvent,
+    zCommandReleasedEvent
 ]);
 
 export const zStreamReset = z.strictObject({
