@@ -11,6 +11,7 @@ export interface Metrics {
   commands: Tally<'type' | 'routing_path' | 'disposition'>;
   settlements: Counter<'type' | 'routing_path' | 'status' | 'error_code'>;
   settleLatency: Histogram<'routing_path'>;
+  linePolicies: Counter<'policy' | 'outcome'>;
   streamSubscribers: Gauge;
 }
 
@@ -87,6 +88,12 @@ export function createMetrics(subscribers: () => number): Metrics {
       help: 'From acceptance to settlement.',
       labelNames: ['routing_path'],
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+      registers: [registry],
+    }),
+    linePolicies: new Counter({
+      name: 'switchboard_line_policy_total',
+      help: 'What the line policies did, by policy and outcome (refused, held, released, rejected), on this replica.',
+      labelNames: ['policy', 'outcome'],
       registers: [registry],
     }),
     streamSubscribers: new Gauge({

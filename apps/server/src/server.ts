@@ -11,6 +11,7 @@ import { buildApp } from './http/app.ts';
 import { DeliveryWorker } from './webhooks/worker.ts';
 import { createWebhookMetrics } from './webhooks/metrics.ts';
 import { purgeExpired } from './retention.ts';
+import { HOLD_RELEASE_INTERVAL_MS, releaseDueHolds } from './commands/holds.ts';
 
 export interface RunningServer {
   url: string;
@@ -18,6 +19,8 @@ export interface RunningServer {
   services: Services;
   /** One round of the retention job, as its timer runs it (tests move the clock, then call it). */
   retention(): Promise<void>;
+  /** One round of the job that releases quiet-hours holds whose window ended (tests move the clock, then call it). */
+  releaseHolds(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -79,6 +82,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   };
   const timer = setInterval(retention, Math.min(HOUR, config.eventRetentionMs, config.attachmentRetentionMs));
   timer.unref();
+  let releasing: Promise<void> | null = null;
+  const releaseHolds = () => (releasing ??= releaseDueHolds(services)
+    .catch((error: unknown) => log.warn({ err: error }, 'releasing held commands failed; will retry'))
+    .finally(() => { releasing = null; }));
+  const holdTimer = setInterval(releaseHolds, HOLD_RELEASE_INTERVAL_MS);
+  holdTimer.unref();
 
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
@@ -91,8 +100,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     app,
     services,
     retention,
+    releaseHolds,
     async close() {
       clearInterval(timer);
+      clearInterval(holdTimer);
+      await releasing;
       await worker.stop();
       await stopRelay?.();
       await app.close();

@@ -1,14 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
 import { Webhook } from 'standardwebhooks';
 import { loadConfig } from '../src/config.ts';
-import { postCommand, startTestServer, TestHost, type TestServer } from './helpers.ts';
+import { adminSpec, expectAdminSpec, postCommand, startTestServer, TestHost, type TestServer } from './helpers.ts';
 
 /**
  * The admin API (specs/openapi/admin.yaml) over HTTP against the real server: who may call each
@@ -18,26 +13,13 @@ import { postCommand, startTestServer, TestHost, type TestServer } from './helpe
  */
 
 // The generated admin document, every route of it: a route added to the spec is in the matrix below.
-const require = createRequire(import.meta.url);
-const spec = JSON.parse(readFileSync(join(dirname(require.resolve('@switchboard/contracts/package.json')), 'src/generated/admin.openapi.json'), 'utf8'));
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats.default(ajv);
-ajv.addSchema(spec, 'admin');
+const spec = adminSpec;
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'PUT';
 const operations: Array<{ method: Method; path: string }> = Object.entries(spec.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
   Object.keys(item).filter((m) => m !== 'parameters').map((m) => ({ method: m.toUpperCase() as Method, path })));
 const opName = (o: { method: string; path: string }) => `${o.method} ${o.path}`;
-
-/** Asserts that the answer is what the spec documents for the operation and status. */
-function expectSpec(path: string, method: string, status: number, body: unknown): void {
-  const responses = spec.paths[path]?.[method.toLowerCase()]?.responses;
-  expect(responses?.[String(status)], `${method} ${path} does not document ${status}`).toBeDefined();
-  const response = responses[String(status)];
-  const location = response.$ref ? `admin${response.$ref}` : `admin#/paths/${path.replaceAll('~', '~0').replaceAll('/', '~1')}/${method.toLowerCase()}/responses/${status}`;
-  const validate = ajv.getSchema(`${location}/content/application~1json/schema`) ?? ajv.compile({ $ref: `${location}/content/application~1json/schema` });
-  expect(validate(body), `${method} ${path} ${status}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body)}`).toBe(true);
-}
+const expectSpec = expectAdminSpec;
 
 const webhooks = { ...loadConfig({}).webhooks, retryBaseMs: 20, retryMaxMs: 2_000, pollMs: 20, timeoutMs: 2_000, claimTtlMs: 3_000 };
 let server: TestServer;

@@ -1,7 +1,7 @@
 import { eventSchemas } from '@switchboard/contracts';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import pino from 'pino';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -258,4 +258,20 @@ export async function eventsAfter(server: TestServer, apiKey: string, after: str
 export async function streamHead(server: TestServer, apiKey: string): Promise<string> {
   const res = await fetch(`${server.url}/v1/events?after=now&limit=1`, { headers: { ...headers(apiKey), accept: 'application/json' } });
   return ((await res.json()) as { nextAfter: string }).nextAfter;
+}
+
+/** The generated admin API document (specs/openapi/admin.yaml). */
+export const adminSpec = JSON.parse(readFileSync(join(dirname(createRequire(import.meta.url).resolve('@switchboard/contracts/package.json')), 'src/generated/admin.openapi.json'), 'utf8'));
+const adminAjv = new Ajv2020({ strict: false, allErrors: true });
+addFormats.default(adminAjv);
+adminAjv.addSchema(adminSpec, 'admin');
+
+/** Asserts that an admin API answer is what the spec documents for the operation and status. */
+export function expectAdminSpec(path: string, method: string, status: number, body: unknown): void {
+  const responses = adminSpec.paths[path]?.[method.toLowerCase()]?.responses;
+  expect(responses?.[String(status)], `${method} ${path} does not document ${status}`).toBeDefined();
+  const response = responses[String(status)];
+  const location = response.$ref ? `admin${response.$ref}` : `admin#/paths/${path.replaceAll('~', '~0').replaceAll('/', '~1')}/${method.toLowerCase()}/responses/${status}`;
+  const validate = adminAjv.getSchema(`${location}/content/application~1json/schema`) ?? adminAjv.compile({ $ref: `${location}/content/application~1json/schema` });
+  expect(validate(body), `${method} ${path} ${status}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body)}`).toBe(true);
 }

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { createIdSource } from '../src/ids.ts';
 import type { PlatformEvent } from '@switchboard/contracts';
 import { webhookStoreSuite } from './webhook-store.suite.ts';
-import { StoreError, type AcceptResult, type CommandRecord, type Dispatched, type LinePolicies, type NewCommand, type SettleResult, type Settlement, type Store } from '../src/store/types.ts';
+import { StoreError, type AcceptResult, type CommandRecord, type Dispatched, type LinePolicies, type NewCommand, type QuietHours, type SettleResult, type Settlement, type Store } from '../src/store/types.ts';
 
 const newId = createIdSource().next;
 
@@ -170,8 +170,8 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
     });
 
     describe('line policies', () => {
-      const OFF: LinePolicies = { newContacts: null, pacing: null, loopBreaker: null };
-      const SOME: LinePolicies = { newContacts: { perHour: 5, perDay: null }, pacing: { perMinute: 3 }, loopBreaker: null };
+      const OFF: LinePolicies = { newContacts: null, pacing: null, loopBreaker: null, quietHours: null, firstContactApproval: false };
+      const SOME: LinePolicies = { newContacts: { perHour: 5, perDay: null }, pacing: { perMinute: 3 }, loopBreaker: null, quietHours: null, firstContactApproval: false };
 
       it('every policy is off until set; a set replaces them all, per account', async () => {
         const a = await account();
@@ -180,7 +180,7 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         await store.setPolicies(a.id, SOME, T0);
         expect(await store.getPolicies(a.id)).toEqual(SOME);
         expect(await store.getPolicies(b.id)).toEqual(OFF);
-        const next: LinePolicies = { newContacts: null, pacing: null, loopBreaker: { maxUnanswered: 4 } };
+        const next: LinePolicies = { newContacts: null, pacing: null, loopBreaker: { maxUnanswered: 4 }, quietHours: null, firstContactApproval: false };
         await store.setPolicies(a.id, next, T0 + 1);
         expect(await store.getPolicies(a.id)).toEqual(next);
         await store.setPolicies(a.id, OFF, T0 + 2);
@@ -207,7 +207,7 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         const reported = await report(a.id, [appeared('dm', { conversationKind: 'direct', name: null, participants: ['+1 415 555 0123'] })]);
         if (!reported.ok) throw new Error('refused');
         const conversationId = (reported.value.events[0]!.data as { conversationId: string }).conversationId;
-        await store.setPolicies(a.id, { newContacts: null, pacing: null, loopBreaker: null, ...policies }, T0);
+        await store.setPolicies(a.id, { newContacts: null, pacing: null, loopBreaker: null, quietHours: null, firstContactApproval: false, ...policies }, T0);
         return { a, conversationId };
       }
       const sendTo = (accountId: string, conversationId: string, createdAt: number, overrides: Partial<NewCommand> = {}) =>
@@ -266,6 +266,196 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
           store.acceptCommand(toRecipient(a.id, `+1415555020${i}`), 0, true)));
         expect(results.filter((r) => r.disposition === 'queued')).toHaveLength(1);
         expect(results.filter((r) => r.disposition === 'refused')).toHaveLength(9);
+      });
+    });
+
+    describe('line policies: held commands', () => {
+      /** Quiet from midnight until 06:00 UTC: quiet at T0 (midnight UTC), open from OPENS on. */
+      const QUIET: QuietHours = { from: '00:00', until: '06:00', timeZone: 'UTC', conversationTimeZones: {} };
+      const OPENS = T0 + 6 * HOUR;
+      async function withPolicies(policies: Partial<LinePolicies>) {
+        const a = await account();
+        await store.setPolicies(a.id, { newContacts: null, pacing: null, loopBreaker: null, quietHours: null, firstContactApproval: false, ...policies }, T0);
+        return a;
+      }
+      const toRecipient = (accountId: string, address: string, createdAt = T0) =>
+        newCommand(accountId, { routingPath: 'admin', target: { kind: 'recipient', recipientExternalId: address }, createdAt });
+      const settledData = (c: CommandRecord) => ({ commandId: c.id, status: c.status, errorCode: c.errorCode, errorMessage: c.errorMessage });
+      const stream = async (accountId: string) => (await store.readEvents(accountId, 0, 100)).map((e) => ({ type: e.type, data: e.data }));
+      const released = (results: Array<{ accountId: string; released: number }>, accountId: string) =>
+        results.filter((r) => r.accountId === accountId).reduce((n, r) => n + r.released, 0);
+      const ids = (commands: { id: string }[] | null) => commands!.map((c) => c.id);
+
+      it('quiet hours: a command accepted in the window is held (queued underneath), with its command.held event; no poll hands it out; a retry adopts it held', async () => {
+        const a = await withPolicies({ quietHours: QUIET });
+        const l = await lease(a.id, 'host-a', T0, HOUR);
+        const conversationId = newId();
+        const c = newCommand(a.id, { target: { kind: 'conversation', conversationId }, conversationId, idempotencyKey: 'held-key', createdAt: T0 + 1_000 });
+        const result = await store.acceptCommand(c, 0, true);
+        const held = { id: c.id, status: 'held', heldBy: 'quietHours', heldAt: T0 + 1_000, releasedAt: null, settledAt: null };
+        expect(result).toMatchObject({ disposition: 'queued', command: held });
+        expect(await store.getCommand(a.id, c.id)).toMatchObject(held);
+        expect(await stream(a.id)).toEqual([{ type: 'command.held', data: {
+          commandId: c.id, commandType: 'message.send', policy: 'quietHours', conversationId, releasesAt: new Date(OPENS).toISOString(), reason: expect.any(String),
+        } }]);
+        expect(await handed(store.dispatchCommands(a.id, l.epoch, 10, [], T0 + 2_000, HOUR))).toEqual([]);
+        expect(await store.commandHistory(c.id)).toEqual([{ status: 'held', at: T0 + 1_000 }]);
+        const retry = await store.acceptCommand(newCommand(a.id, { target: { kind: 'conversation', conversationId }, conversationId, idempotencyKey: 'held-key', createdAt: T0 + 3_000 }), 0, true);
+        expect(retry).toMatchObject({ disposition: 'adopted', command: held });
+        expect(await store.policyCounts(a.id, conversationId, T0 + 3_000)).toEqual({
+          firstContactsLastHour: 0, firstContactsLastDay: 0, held: { quietHours: 1, firstContactApproval: 0 }, conversation: { sendsLastMinute: 1, unanswered: 1 },
+        });
+      });
+
+      it('quiet hours: once the window ends, releaseDueHolds releases each held command once, in order, with command.released; then it is dispatched and settles', async () => {
+        const a = await withPolicies({ quietHours: QUIET });
+        const other = await withPolicies({ quietHours: QUIET });
+        const first = newCommand(a.id, { createdAt: T0 + 1 });
+        const second = newCommand(a.id, { type: 'group.create', target: { kind: 'participants', participantExternalIds: ['+14155550100'] }, payload: {}, createdAt: T0 + 2 });
+        for (const c of [first, second]) expect(commandOf(await store.acceptCommand(c, 0, true)).heldBy).toBe('quietHours');
+        expect(await store.releaseDueHolds(OPENS - 1)).toEqual([]);
+        expect((await store.getCommand(a.id, first.id))!.status).toBe('held');
+        expect(await store.releaseDueHolds(OPENS)).toEqual([{ accountId: a.id, released: 2 }]);
+        expect(await store.releaseDueHolds(OPENS + 1)).toEqual([]);
+        expect(await store.getCommand(a.id, first.id)).toMatchObject({ status: 'queued', heldBy: null, heldAt: T0 + 1, releasedAt: OPENS });
+        expect((await stream(a.id)).map((e) => [e.type, (e.data as { commandId: string }).commandId])).toEqual([
+          ['command.held', first.id], ['command.held', second.id], ['command.released', first.id], ['command.released', second.id],
+        ]);
+        expect((await stream(a.id))[3]!.data).toEqual({ commandId: second.id, commandType: 'group.create', policy: 'quietHours', by: 'window' });
+        expect(await stream(other.id)).toEqual([]);
+        const l = await lease(a.id, 'host-a', OPENS);
+        expect(ids(await handed(store.dispatchCommands(a.id, l.epoch, 10, [], OPENS, TTL)))).toEqual([first.id, second.id]);
+        expect(outcome(await store.settleCommand(settlement(a.id, first.id, l.epoch, { at: OPENS + 1_000 })))).toBe('settled');
+        expect(await store.commandHistory(first.id)).toEqual([{ status: 'held', at: T0 + 1 }, { status: 'queued', at: OPENS }, { status: 'succeeded', at: OPENS + 1_000 }]);
+        expect(await store.commandHistory(second.id)).toEqual([{ status: 'held', at: T0 + 2 }, { status: 'queued', at: OPENS }]);
+      });
+
+      it('quiet hours: concurrent releases of one account release each command once', async () => {
+        const a = await withPolicies({ quietHours: QUIET });
+        for (let i = 0; i < 5; i++) await store.acceptCommand(newCommand(a.id, { createdAt: T0 + i }), 0, true);
+        const results = await Promise.all(Array.from({ length: 4 }, () => store.releaseDueHolds(OPENS)));
+        expect(released(results.flat(), a.id)).toBe(5);
+        expect((await stream(a.id)).filter((e) => e.type === 'command.released')).toHaveLength(5);
+      });
+
+      it('quiet hours: intake releases the due holds first, so a command accepted after the window goes out after them', async () => {
+        const a = await withPolicies({ quietHours: QUIET });
+        const held = newCommand(a.id, { createdAt: T0 });
+        await store.acceptCommand(held, 0, true);
+        const after = newCommand(a.id, { createdAt: OPENS + 5 });
+        const result = await store.acceptCommand(after, 0, true);
+        expect(result).toMatchObject({ disposition: 'queued', released: 1, command: { status: 'queued', heldBy: null, heldAt: null } });
+        expect((await stream(a.id)).map((e) => [e.type, (e.data as { commandId: string }).commandId])).toEqual([['command.held', held.id], ['command.released', held.id]]);
+        expect(await store.getCommand(a.id, held.id)).toMatchObject({ status: 'queued', releasedAt: OPENS + 5 });
+        expect(await store.releaseDueHolds(OPENS + 10)).toEqual([]);
+        const l = await lease(a.id, 'host-a', OPENS + 10);
+        expect(ids(await handed(store.dispatchCommands(a.id, l.epoch, 10, [], OPENS + 10, TTL)))).toEqual([held.id, after.id]);
+      });
+
+      it('quiet hours turned off release what they hold (by policy_change) at the next release', async () => {
+        const a = await withPolicies({ quietHours: QUIET });
+        const c = newCommand(a.id, { createdAt: T0 });
+        await store.acceptCommand(c, 0, true);
+        await store.setPolicies(a.id, { newContacts: null, pacing: null, loopBreaker: null, quietHours: null, firstContactApproval: false }, T0 + 10);
+        expect(await store.releaseDueHolds(T0 + 20)).toEqual([{ accountId: a.id, released: 1 }]);
+        expect((await stream(a.id)).at(-1)).toEqual({ type: 'command.released', data: { commandId: c.id, commandType: 'message.send', policy: 'quietHours', by: 'policy_change' } });
+        expect(await store.getCommand(a.id, c.id)).toMatchObject({ status: 'queued', releasedAt: T0 + 20 });
+      });
+
+      it('first-contact approval: a first message to an address is held, and so is the next one to it; only an operator releases them', async () => {
+        const a = await withPolicies({ firstContactApproval: true });
+        const first = toRecipient(a.id, '+14155550100', T0);
+        const second = toRecipient(a.id, '+1 415 555 0100', T0 + 1);
+        expect(commandOf(await store.acceptCommand(first, 0, true))).toMatchObject({ status: 'held', heldBy: 'firstContactApproval', heldAt: T0 });
+        expect(commandOf(await store.acceptCommand(second, 0, true))).toMatchObject({ status: 'held', heldBy: 'firstContactApproval', heldAt: T0 + 1 });
+        expect((await stream(a.id))[0]).toEqual({ type: 'command.held', data: {
+          commandId: first.id, commandType: 'message.send', policy: 'firstContactApproval', conversationId: null, releasesAt: null, reason: expect.any(String),
+        } });
+        expect(await store.policyCounts(a.id, null, T0 + 2)).toEqual({
+          firstContactsLastHour: 1, firstContactsLastDay: 1, held: { quietHours: 0, firstContactApproval: 2 }, conversation: null,
+        });
+        // The window job leaves them to an operator.
+        expect(await store.releaseDueHolds(T0 + HOUR)).toEqual([]);
+        const release = await store.releaseHeld(first.id, T0 + 10);
+        expect(release).toMatchObject({ ok: true, value: { id: first.id, status: 'queued', heldBy: null, heldAt: T0, releasedAt: T0 + 10 } });
+        expect((await stream(a.id)).at(-1)).toEqual({ type: 'command.released', data: { commandId: first.id, commandType: 'message.send', policy: 'firstContactApproval', by: 'operator' } });
+        expect(await store.releaseHeld(first.id, T0 + 11)).toEqual({ ok: false, error: 'not_held' });
+        const l = await lease(a.id, 'host-a', T0 + 10);
+        expect(ids(await handed(store.dispatchCommands(a.id, l.epoch, 10, [], T0 + 10, TTL)))).toEqual([first.id]);
+        // Approved: the address is known now, and the next send to it goes straight out.
+        expect(commandOf(await store.acceptCommand(toRecipient(a.id, '+14155550100', T0 + 20), 0, true))).toMatchObject({ status: 'queued', heldBy: null });
+        expect((await store.releaseHeld(second.id, T0 + 30)).ok).toBe(true);
+        expect(await store.commandHistory(second.id)).toEqual([{ status: 'held', at: T0 + 1 }, { status: 'queued', at: T0 + 30 }]);
+        expect((await store.policyCounts(a.id, null, T0 + 30)).held).toEqual({ quietHours: 0, firstContactApproval: 0 });
+      });
+
+      it('first-contact approval: a rejection settles it failed with the reason and a command.settled event, and gives the first-contact unit back', async () => {
+        const a = await withPolicies({ firstContactApproval: true, newContacts: { perHour: 1, perDay: null } });
+        const first = toRecipient(a.id, '+14155550100', T0);
+        await store.acceptCommand(first, 0, true);
+        expect((await store.policyCounts(a.id, null, T0 + 1)).firstContactsLastHour).toBe(1);
+        expect((await store.acceptCommand(toRecipient(a.id, '+14155550101', T0 + 1), 0, true)).disposition).toBe('refused');
+        const rejected = await store.rejectHeld(first.id, 'not this one', T0 + 2, settledData);
+        const failed = { id: first.id, status: 'failed', heldBy: null, errorCode: 'first_contact_rejected', errorMessage: 'not this one', settledAt: T0 + 2 };
+        expect(rejected).toMatchObject({ ok: true, value: failed });
+        expect(await store.getCommand(a.id, first.id)).toMatchObject(failed);
+        expect((await stream(a.id)).at(-1)).toEqual({ type: 'command.settled', data: { commandId: first.id, status: 'failed', errorCode: 'first_contact_rejected', errorMessage: 'not this one' } });
+        expect(await store.commandHistory(first.id)).toEqual([{ status: 'held', at: T0 }, { status: 'failed', at: T0 + 2 }]);
+        expect(await store.policyCounts(a.id, null, T0 + 3)).toMatchObject({ firstContactsLastHour: 0, held: { quietHours: 0, firstContactApproval: 0 } });
+        expect(await store.rejectHeld(first.id, null, T0 + 3, settledData)).toEqual({ ok: false, error: 'not_held' });
+        expect(await store.releaseHeld(first.id, T0 + 3)).toEqual({ ok: false, error: 'not_held' });
+        // The unit is back: another new address goes in (held, as a first contact).
+        expect(commandOf(await store.acceptCommand(toRecipient(a.id, '+14155550101', T0 + 4), 0, true))).toMatchObject({ status: 'held', heldBy: 'firstContactApproval' });
+        // The rejected address is new again.
+        expect((await store.acceptCommand(toRecipient(a.id, '+14155550100', T0 + 5), 0, true)).disposition).toBe('refused');
+      });
+
+      it('a second send held behind a rejected first contact becomes the first contact once released', async () => {
+        const a = await withPolicies({ firstContactApproval: true });
+        const first = toRecipient(a.id, '+14155550100', T0);
+        const second = toRecipient(a.id, '+14155550100', T0 + 1);
+        await store.acceptCommand(first, 0, true);
+        await store.acceptCommand(second, 0, true);
+        expect((await store.rejectHeld(first.id, 'no', T0 + 2, settledData)).ok).toBe(true);
+        expect((await store.policyCounts(a.id, null, T0 + 2)).firstContactsLastHour).toBe(0);
+        expect((await store.getCommand(a.id, second.id))!.heldBy).toBe('firstContactApproval');
+        expect((await store.releaseHeld(second.id, T0 + 3)).ok).toBe(true);
+        expect((await store.policyCounts(a.id, null, T0 + 3)).firstContactsLastHour).toBe(1);
+        expect(commandOf(await store.acceptCommand(toRecipient(a.id, '+14155550100', T0 + 4), 0, true)).heldBy).toBeNull();
+      });
+
+      it('a first contact approved during quiet hours is held again, by quiet hours (a second command.held), until the window ends', async () => {
+        const a = await withPolicies({ firstContactApproval: true, quietHours: QUIET });
+        const c = toRecipient(a.id, '+14155550100', T0);
+        expect(commandOf(await store.acceptCommand(c, 0, true))).toMatchObject({ status: 'held', heldBy: 'firstContactApproval' });
+        const approved = await store.releaseHeld(c.id, T0 + HOUR);
+        expect(approved).toMatchObject({ ok: true, value: { status: 'held', heldBy: 'quietHours', heldAt: T0, releasedAt: null } });
+        const events = await stream(a.id);
+        expect(events.map((e) => [e.type, (e.data as { policy: string }).policy])).toEqual([['command.held', 'firstContactApproval'], ['command.held', 'quietHours']]);
+        expect((events[1]!.data as { releasesAt: string }).releasesAt).toBe(new Date(OPENS).toISOString());
+        expect((await store.policyCounts(a.id, null, T0 + HOUR)).held).toEqual({ quietHours: 1, firstContactApproval: 0 });
+        expect(await store.releaseDueHolds(OPENS)).toEqual([{ accountId: a.id, released: 1 }]);
+        expect(await store.commandHistory(c.id)).toEqual([{ status: 'held', at: T0 }, { status: 'queued', at: OPENS }]);
+      });
+
+      it('a quiet-hours hold an operator rejects settles failed with quiet_hours_rejected', async () => {
+        const a = await withPolicies({ quietHours: QUIET });
+        const c = newCommand(a.id, { createdAt: T0 });
+        await store.acceptCommand(c, 0, true);
+        expect(await store.rejectHeld(c.id, null, T0 + 5, settledData)).toMatchObject({ ok: true, value: { status: 'failed', errorCode: 'quiet_hours_rejected', errorMessage: null } });
+        expect(await store.releaseDueHolds(OPENS)).toEqual([]);
+      });
+
+      it('releasing or rejecting a command that is not held: not_held; an unknown id: not_found', async () => {
+        const a = await account();
+        const c = newCommand(a.id);
+        await store.acceptCommand(c, 0);
+        expect(await store.releaseHeld(c.id, T0)).toEqual({ ok: false, error: 'not_held' });
+        expect(await store.rejectHeld(c.id, 'no', T0, settledData)).toEqual({ ok: false, error: 'not_held' });
+        expect(await store.releaseHeld(orderedId(), T0)).toEqual({ ok: false, error: 'not_found' });
+        expect(await store.rejectHeld(orderedId(), 'no', T0, settledData)).toEqual({ ok: false, error: 'not_found' });
+        expect(await store.getCommand(a.id, c.id)).toMatchObject({ status: 'queued', heldBy: null, releasedAt: null });
+        expect(await store.readEvents(a.id, 0, 10)).toEqual([]);
       });
     });
 
@@ -619,7 +809,7 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         const a = await account();
         const input = newCommand(a.id, { routingPath: 'admin', type: 'group.update', conversationId: newId() });
         const result = await store.acceptCommand(input, T0 - 48 * HOUR);
-        const expected = { ...input, status: 'queued', errorCode: null, errorMessage: null, errorPath: null, settledAt: null, dispatchEpoch: null, dispatchedAt: null };
+        const expected = { ...input, status: 'queued', errorCode: null, errorMessage: null, errorPath: null, settledAt: null, dispatchEpoch: null, dispatchedAt: null, heldBy: null, heldAt: null, releasedAt: null };
         expect(result).toEqual({ disposition: 'queued', command: expected });
         expect(await store.getCommand(a.id, input.id)).toEqual(expected);
         expect(await store.getCommand((await account()).id, input.id)).toBeNull();
@@ -1343,12 +1533,53 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
       it('line policies: with one new-contact unit left, concurrent sends across replicas queue exactly one', async () => {
         const replicas = [store, await replica(), await replica()];
         const a = await account();
-        await store.setPolicies(a.id, { newContacts: { perHour: 1, perDay: null }, pacing: null, loopBreaker: null }, T0);
+        await store.setPolicies(a.id, { newContacts: { perHour: 1, perDay: null }, pacing: null, loopBreaker: null, quietHours: null, firstContactApproval: false }, T0);
         const results = await Promise.all(Array.from({ length: 30 }, (_, i) => replicas[i % 3]!.acceptCommand(newCommand(a.id, {
           routingPath: 'admin', target: { kind: 'recipient', recipientExternalId: `+141555503${String(i).padStart(2, '0')}` },
         }), 0, true)));
         expect(results.filter((r) => r.disposition === 'queued')).toHaveLength(1);
         expect(results.filter((r) => r.disposition === 'refused')).toHaveLength(29);
+      });
+
+      it('quiet hours: replicas racing to release due holds, and intake on another, release each command once', async () => {
+        const replicas = [store, await replica(), await replica()];
+        const a = await account();
+        const quietHours = { from: '00:00', until: '06:00', timeZone: 'UTC', conversationTimeZones: {} };
+        await store.setPolicies(a.id, { newContacts: null, pacing: null, loopBreaker: null, quietHours, firstContactApproval: false }, T0);
+        for (let i = 0; i < 6; i++) expect(commandOf(await replicas[i % 3]!.acceptCommand(newCommand(a.id, { createdAt: T0 + i }), 0, true)).heldBy).toBe('quietHours');
+        const opens = T0 + 6 * HOUR;
+        const [accepted, ...rounds] = await Promise.all([
+          replicas[1]!.acceptCommand(newCommand(a.id, { createdAt: opens }), 0, true),
+          ...replicas.flatMap((r) => [r.releaseDueHolds(opens), r.releaseDueHolds(opens)]),
+        ]);
+        const byRounds = (rounds as Array<Array<{ accountId: string; released: number }>>).flat().filter((r) => r.accountId === a.id).reduce((n, r) => n + r.released, 0);
+        expect(byRounds + ((accepted as { released?: number }).released ?? 0)).toBe(6);
+        const releases = (await store.readEvents(a.id, 0, 100)).filter((e) => e.type === 'command.released');
+        expect(new Set(releases.map((e) => (e.data as { commandId: string }).commandId)).size).toBe(6);
+        expect(releases).toHaveLength(6);
+      });
+
+      it('a release on one replica wakes the account\'s dispatch polls on the others', async () => {
+        const other = await replica();
+        const a = await account();
+        const quietHours = { from: '00:00', until: '06:00', timeZone: 'UTC', conversationTimeZones: {} };
+        await store.setPolicies(a.id, { newContacts: null, pacing: null, loopBreaker: null, quietHours, firstContactApproval: true }, T0);
+        await store.acceptCommand(newCommand(a.id, { createdAt: T0 }), 0, true);
+        const first = newCommand(a.id, { routingPath: 'admin', target: { kind: 'recipient', recipientExternalId: '+14155550100' }, createdAt: T0 + 1 });
+        await store.acceptCommand(first, 0, true);
+        const feed = other as Store & { listen?: (l: (c: { kind: string; accountId: string }) => void, r: () => void) => Promise<() => Promise<void>> };
+        let heard: () => void = () => undefined;
+        const stop = await feed.listen!((change) => { if (change.kind === 'commands' && change.accountId === a.id) heard(); }, () => undefined);
+        try {
+          const byWindow = new Promise<void>((resolve) => { heard = resolve; });
+          expect(await store.releaseDueHolds(T0 + 6 * HOUR)).toEqual([{ accountId: a.id, released: 1 }]);
+          await byWindow;
+          const byOperator = new Promise<void>((resolve) => { heard = resolve; });
+          expect((await store.releaseHeld(first.id, T0 + 7 * HOUR)).ok).toBe(true);
+          await byOperator;
+        } finally {
+          await stop();
+        }
       });
 
       it('batches on two replicas claiming the same keys in opposite orders all go in: no deadlock', async () => {

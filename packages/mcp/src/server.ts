@@ -11,7 +11,7 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 export const serverInfo = { name: 'switchboard', version };
 
 const instructions = [
-  'Switchboard acts on a messaging account through commands. A command answered "queued" is accepted, not done: it settles later as succeeded or failed with a settlement code (wait: "settled", or command_status).',
+  'Switchboard acts on a messaging account through commands. A command answered "queued" is accepted, not done: it settles later as succeeded or failed with a settlement code (wait: "settled", or command_status). One answered "held" is accepted and held by the account\'s line policies (quiet hours, first-contact approval): it goes out when released; never send it again.',
   'A send that succeeded was taken by the platform; wait: "delivered" or "read" (or list_messages) says whether it arrived. A message sent and not yet delivered is not lost: do not send it again.',
   'Agent-turn tools (message_send, reaction_tapback, reaction_apply, name_photo_share) are safe to call again: a repeat is adopted, not sent twice.',
   'Admin tools (message_send_to_new_contact, group_create, group_update, group_leave) are not: a repeat acts again.',

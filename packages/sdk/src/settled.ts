@@ -43,7 +43,7 @@ function outcome(commandId: string, { status, errorCode, errorMessage = null, er
 async function poll(client: SettlementReader, clock: Clock, commandId: string, signal: AbortSignal): Promise<CommandOutcome> {
   for (let interval = 100; ; interval = Math.min(2_000, interval * 2)) {
     const command = await client.getCommand(commandId, { signal });
-    if (command.status !== 'queued') return outcome(commandId, { ...command, status: command.status });
+    if (command.status !== 'queued' && command.status !== 'held') return outcome(commandId, { ...command, status: command.status });
     await clock.sleep(interval, signal);
   }
 }
@@ -53,7 +53,7 @@ async function watch(client: SettlementReader, commandId: string, after: string,
     // The head first, then the command: a settlement after the read has an event past the head.
     after = (await client.eventPage({ after: 'now', limit: 1 }, { signal })).nextAfter;
     const command = await client.getCommand(commandId, { signal });
-    if (command.status !== 'queued') return outcome(commandId, { ...command, status: command.status });
+    if (command.status !== 'queued' && command.status !== 'held') return outcome(commandId, { ...command, status: command.status });
   }
   for await (const item of client.events({ after, signal })) {
     if (item.type === 'command.settled' && item.data.commandId === commandId) {

@@ -110,7 +110,13 @@ type WebhookEventType = 'webhook.endpoint_disabled' | 'webhook.test';
  * (`include`): yielding them to every caller would add a case that an exhaustive `switch`
  * written before them does not handle. A future major release yields them by default.
  */
-export type OptInEventType = 'poll.voted' | MessageStateEventType | 'message.reaction' | 'message.edited' | 'message.unsent';
+export type OptInEventType = 'poll.voted' | MessageStateEventType | 'message.reaction' | 'message.edited' | 'message.unsent' | HoldEventType;
+/**
+ * A line policy held a command (quiet hours, first-contact approval), or its hold ended: each
+ * once per hold. Opt-in (see `OptInEventType`); only accounts whose operator turned a hold policy
+ * on have them.
+ */
+export type HoldEventType = 'command.held' | 'command.released';
 /**
  * What became of one of the account's messages after `message.sent`: delivered, read, or failed
  * after the platform took it. Each once per message. Opt-in (see `OptInEventType`).
@@ -131,6 +137,10 @@ export type GroupRenamedEvent = EventSchemas['GroupRenamedEvent'];
 export type GroupParticipantsChangedEvent = EventSchemas['GroupParticipantsChangedEvent'];
 export type WebhookEndpointDisabledEvent = EventSchemas['WebhookEndpointDisabledEvent'];
 export type WebhookTestEvent = EventSchemas['WebhookTestEvent'];
+/** A line policy held a command; yielded by `events({ include: ['command.held'] })`. */
+export type CommandHeldEvent = EventSchemas['CommandHeldEvent'];
+/** A held command was released and is queued; yielded by `events({ include: ['command.released'] })`. */
+export type CommandReleasedEvent = EventSchemas['CommandReleasedEvent'];
 /** Someone cast, changed or withdrew a vote on a poll the account sent; yielded by `events({ include: ['poll.voted'] })`. */
 export type PollVotedEvent = EventSchemas['PollVotedEvent'];
 export type PollVoted = EventSchemas['PollVoted'];

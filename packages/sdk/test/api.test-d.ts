@@ -12,7 +12,9 @@ import {
   routingPathOf,
   routingPathOfTarget,
   type Acknowledgement,
+  type CommandHeldEvent,
   type CommandOutcome,
+  type CommandReleasedEvent,
   type Delivery,
   type Message,
   type MessageDeliveredEvent,
@@ -191,7 +193,7 @@ describe("a message's life", () => {
     expectTypeOf(client.events({ include: ['message.reaction', 'message.edited', 'message.unsent', 'poll.voted'] })).toEqualTypeOf<
       AsyncGenerator<StreamItem | MessageReactionEvent | MessageEditedEvent | MessageUnsentEvent | PollVotedEvent, void, undefined>
     >();
-    expectTypeOf<OptInEventType>().toEqualTypeOf<'poll.voted' | 'message.delivered' | 'message.read' | 'message.failed' | 'message.reaction' | 'message.edited' | 'message.unsent'>();
+    expectTypeOf<OptInEventType>().toEqualTypeOf<'poll.voted' | 'message.delivered' | 'message.read' | 'message.failed' | 'message.reaction' | 'message.edited' | 'message.unsent' | 'command.held' | 'command.released'>();
     // @ts-expect-error: not an event type
     void client.events({ include: ['message.deleted'] });
     const handle = (item: StreamItem | MessageDeliveredEvent | MessageReadEvent | MessageFailedEvent | MessageReactionEvent | MessageEditedEvent | MessageUnsentEvent) => {
@@ -360,5 +362,16 @@ describe('outcomes and errors', () => {
       expectTypeOf(error.retry).toEqualTypeOf<'never' | 'after' | 'backoff'>();
     };
     void check;
+  });
+});
+
+describe('held commands', () => {
+  it('yields command.held and command.released only when asked, typed; an acknowledgement may say held', () => {
+    expectTypeOf(client.events({ include: ['command.held', 'command.released'] })).toEqualTypeOf<
+      AsyncGenerator<StreamItem | CommandHeldEvent | CommandReleasedEvent, void, undefined>
+    >();
+    expectTypeOf<CommandHeldEvent['data']['policy']>().toEqualTypeOf<'quietHours' | 'firstContactApproval'>();
+    expectTypeOf<CommandReleasedEvent['data']['by']>().toEqualTypeOf<'window' | 'policy_change' | 'operator'>();
+    expectTypeOf<Acknowledgement['status']>().toEqualTypeOf<'queued' | 'succeeded' | 'failed' | 'held'>();
   });
 });

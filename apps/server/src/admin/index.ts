@@ -10,6 +10,7 @@ export { createKey, createOperatorKey, keyBody, listKeys, listOperatorKeys, oper
 export { hostBody, listHosts } from './hosts.ts';
 export { overview } from './overview.ts';
 export { getCommandDetail, listCommands } from './commands.ts';
+export { policyUsage, rejectCommand, releaseCommand, type HoldDeps } from './holds.ts';
 export { commandTimeline, type TimelineEntry } from './timeline.ts';
 export { listConversations } from './conversations.ts';
 export {

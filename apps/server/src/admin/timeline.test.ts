@@ -23,6 +23,9 @@ const command = (change: Partial<CommandRecord> = {}): CommandRecord => ({
   settledAt: null,
   dispatchEpoch: null,
   dispatchedAt: null,
+  heldBy: null,
+  heldAt: null,
+  releasedAt: null,
   ...change,
 } as CommandRecord);
 
@@ -52,6 +55,16 @@ describe('commandTimeline', () => {
   it('a command only accepted has one step: accepted, queued, with its key and routing path', () => {
     expect(commandTimeline(command(), queued, null, null)).toEqual([
       { kind: 'accepted', at: at(0), disposition: 'queued', idempotencyKey: 'key-1', routingPath: 'agent-turn' },
+    ]);
+  });
+
+  it('a held command shows its hold and the policy while it holds; released, the release, then the rest of its life', () => {
+    const held = command({ status: 'held', heldBy: 'quietHours', heldAt: T });
+    expect(commandTimeline(held, [{ status: 'held', at: T }], null, null).map((e) => [e.kind, e.policy])).toEqual([['accepted', undefined], ['held', 'quietHours']]);
+    const released = command({ status: 'succeeded', heldAt: T, releasedAt: T + 5000, dispatchEpoch: 1, dispatchedAt: T + 6000, settledAt: T + 7000 });
+    const history: StatusChange[] = [{ status: 'held', at: T }, { status: 'queued', at: T + 5000 }, { status: 'succeeded', at: T + 7000 }];
+    expect(commandTimeline(released, history, null, 'h').map((e) => [e.kind, e.at])).toEqual([
+      ['accepted', at(0)], ['held', at(0)], ['released', at(5)], ['dispatched', at(6)], ['settled', at(7)],
     ]);
   });
 

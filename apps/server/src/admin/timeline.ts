@@ -13,11 +13,14 @@ export function commandTimeline(command: CommandRecord, history: readonly Status
   const steps: Array<{ at: number | null; entry: TimelineEntry }> = [];
   const add = (at: number | null, entry: Omit<TimelineEntry, 'at'>) => steps.push({ at, entry: { ...entry, at: at === null ? null : iso(at) } as TimelineEntry });
 
-  const accepted = history.find((h) => h.status === 'queued')?.at ?? command.createdAt;
+  const accepted = history[0]?.at ?? command.createdAt;
   add(accepted, { kind: 'accepted', disposition: 'queued', idempotencyKey: command.idempotencyKey, routingPath: command.routingPath });
+  // The policy is known while it holds; a released command keeps when, not which.
+  if (command.heldAt !== null) add(command.heldAt, { kind: 'held', ...(command.heldBy ? { policy: command.heldBy } : {}) });
+  if (command.releasedAt !== null) add(command.releasedAt, { kind: 'released' });
   if (command.dispatchEpoch !== null) add(command.dispatchedAt, { kind: 'dispatched', hostId, epoch: command.dispatchEpoch });
   if (message?.sentAt != null) add(message.sentAt, { kind: 'sent', messageExternalId: message.messageExternalId });
-  const settled = history.find((h) => h.status !== 'queued');
+  const settled = history.find((h) => h.status === 'succeeded' || h.status === 'failed');
   const settledAt = settled?.at ?? command.settledAt;
   if (settledAt !== null) {
     const status = settled?.status ?? command.status;

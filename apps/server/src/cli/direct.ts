@@ -38,6 +38,11 @@ export function directOperator(store: Store, config: Config): Operator {
     listHosts: async () => (await admin.listHosts(deps)).hosts,
     getPolicies: (accountId) => value(admin.getPolicies(deps, accountId)),
     setPolicies: (accountId, policies) => value(admin.setPolicies(deps, accountId, policies)),
+    policyUsage: (accountId, conversationId) => value(admin.policyUsage(deps, accountId, conversationId)),
+    listCommands: (accountId, status, cursor) => value(admin.listCommands(deps, { accountId: accountId.toLowerCase(), status }, 200, cursor)),
+    // No server runs here: the connector host finds a released command at its next poll.
+    releaseCommand: (commandId) => value(admin.releaseCommand(deps, commandId)),
+    rejectCommand: (commandId, reason) => value(admin.rejectCommand(deps, commandId, reason)),
     listEndpoints: async (accountId) => (await value(admin.listEndpoints(deps, accountId))).endpoints,
     setEndpointEnabled: (accountId, endpointId, enabled) => value(admin.setEndpointEnabled(deps, accountId, endpointId, enabled)),
     newestEventId: async (accountId) => String(await store.newestEventId(accountId)),

@@ -10,6 +10,10 @@ export type OperatorRole = A['OperatorRole'];
 export type Host = A['Host'];
 export type WebhookEndpoint = A['WebhookEndpoint'];
 export type LinePolicies = A['LinePolicies'];
+export type PolicyUsage = A['PolicyUsage'];
+export type AdminCommand = A['AdminCommand'];
+export type CommandDetail = A['CommandDetail'];
+export type CommandPage = A['CommandPage'];
 
 /**
  * What the CLI does, in the admin API's shapes, whichever way it reaches the service: directly
@@ -31,6 +35,14 @@ export interface Operator {
   getPolicies(accountId: string): Promise<LinePolicies>;
   /** Replaces the whole set (a policy left out is off); answers them as stored. */
   setPolicies(accountId: string, policies: LinePolicies): Promise<LinePolicies>;
+  /** What the account's policies count now; with `conversationId`, that conversation's too. */
+  policyUsage(accountId: string, conversationId: string | null): Promise<PolicyUsage>;
+  /** One page of the account's commands with this status, newest first, after `cursor`. */
+  listCommands(accountId: string, status: AdminCommand['status'], cursor: string | null): Promise<CommandPage>;
+  /** An operator's release of a held command: it goes out (or, a first contact in quiet hours, waits for the window). */
+  releaseCommand(commandId: string): Promise<CommandDetail>;
+  /** An operator's rejection of a held command: it settles failed, and nothing is sent. */
+  rejectCommand(commandId: string, reason: string | null): Promise<CommandDetail>;
   listEndpoints(accountId: string): Promise<WebhookEndpoint[]>;
   setEndpointEnabled(accountId: string, endpointId: string, enabled: boolean): Promise<WebhookEndpoint>;
   /** The id of the account's newest event (`--after now`). */

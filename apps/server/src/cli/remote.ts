@@ -41,6 +41,13 @@ export function remoteOperator(url: string, operatorKey: string): Operator {
     listHosts: async () => (await body(api.GET('/v1/admin/hosts'))).hosts,
     getPolicies: (accountId) => body(api.GET('/v1/admin/accounts/{accountId}/policies', account(accountId))),
     setPolicies: (accountId, policies) => body(api.PUT('/v1/admin/accounts/{accountId}/policies', { ...account(accountId), body: policies })),
+    policyUsage: (accountId, conversationId) =>
+      body(api.GET('/v1/admin/accounts/{accountId}/policies/usage', { params: { path: { accountId }, query: conversationId === null ? {} : { conversationId } } })),
+    listCommands: (accountId, status, cursor) =>
+      body(api.GET('/v1/admin/commands', { params: { query: { accountId, status, limit: 200, ...(cursor === null ? {} : { cursor }) } } })),
+    releaseCommand: (commandId) => body(api.POST('/v1/admin/commands/{commandId}/release', { params: { path: { commandId } } })),
+    rejectCommand: (commandId, reason) =>
+      body(api.POST('/v1/admin/commands/{commandId}/reject', { params: { path: { commandId } }, body: reason === null ? {} : { reason } })),
     listEndpoints: async (accountId) => (await body(api.GET('/v1/admin/accounts/{accountId}/webhook-endpoints', account(accountId)))).endpoints,
     setEndpointEnabled: (accountId, endpointId, enabled) =>
       body(api.PATCH('/v1/admin/accounts/{accountId}/webhook-endpoints/{endpointId}', { ...endpoint(accountId, endpointId), body: { enabled } })),

@@ -21,7 +21,7 @@ function unavailable(code: 'outbound_paused' | 'no_live_connector', message: str
  * the OpenAPI spec.
  */
 export async function intake(
-  services: Pick<Services, 'store' | 'clock' | 'config' | 'log' | 'waiters' | 'ids'>,
+  services: Pick<Services, 'store' | 'clock' | 'config' | 'log' | 'waiters' | 'ids' | 'hub' | 'metrics'>,
   accountId: string,
   type: CommandType,
   body: string,
@@ -80,10 +80,23 @@ export async function intake(
     services.log.error({ err: error, accountId, commandId: id }, 'command not stored');
     return err(new ApiError('internal', 'the command could not be stored; nothing was written'));
   }
-  if (accepted.disposition === 'refused') return err(policyError(accepted.refusal));
   if (accepted.disposition === 'adopted') return adopted(accepted.command);
-  services.waiters.wake(accountId);
-  return ok({ command: accepted.command, acknowledgement: { commandId: id, status: 'queued', disposition: 'queued' } });
+  if (accepted.released) {
+    services.metrics.linePolicies.inc({ policy: 'quietHours', outcome: 'released' }, accepted.released);
+    services.hub.notify(accountId);
+  }
+  if (accepted.disposition === 'refused') {
+    services.metrics.linePolicies.inc({ policy: accepted.refusal.policy, outcome: 'refused' });
+    if (accepted.released) services.waiters.wake(accountId);
+    return err(policyError(accepted.refusal));
+  }
+  const { command } = accepted;
+  if (command.heldBy !== null) {
+    services.metrics.linePolicies.inc({ policy: command.heldBy, outcome: 'held' });
+    services.hub.notify(accountId);
+  }
+  if (command.heldBy === null || accepted.released) services.waiters.wake(accountId);
+  return ok({ command, acknowledgement: { commandId: id, status: command.status, disposition: 'queued' } });
 }
 
 function adopted(original: CommandRecord): IntakeResult {

@@ -14,7 +14,7 @@ export type SettleOutcome = Result<CommandRecord, ApiError>;
 type Deps = Pick<Services, 'store' | 'clock' | 'hub' | 'metrics'> & { log: Pick<BaseLogger, 'info'> };
 
 /** The command.settled event's data (specs/asyncapi/stream.yaml). */
-function settledData(c: CommandRecord): EventData<'command.settled'> {
+export function settledData(c: CommandRecord): EventData<'command.settled'> {
   return {
     commandId: c.id,
     logicalActionId: c.logicalActionId,

@@ -87,10 +87,11 @@ export interface NewCommand {
 }
 
 export type AcceptResult =
-  | { disposition: 'queued'; command: CommandRecord }
+  /** `released`: the account's quiet-hours holds a policed intake released first (none when absent). */
+  | { disposition: 'queued'; command: CommandRecord; released?: number }
   | { disposition: 'adopted'; command: CommandRecord }
-  /** A line policy refused it (rules/policies.ts): nothing was written. */
-  | { disposition: 'refused'; refusal: PolicyRefusal };
+  /** A line policy refused it (rules/policies.ts): nothing of it was written. */
+  | { disposition: 'refused'; refusal: PolicyRefusal; released?: number };
 
 /**
  * An event as the store keeps it. The store is ignorant of event shapes (its one suite stores
@@ -481,9 +482,9 @@ export interface HoldStore {
   /**
    * Releases, in each account, the quiet-hours holds `dueReleases` lets go at `now` (their window
    * ended, or quiet hours are off), in the order they were accepted, each with its
-   * command.released event. Answers the accounts whose streams have new events.
+   * command.released event. Answers each account that released some, and how many.
    */
-  releaseDueHolds(now: number): Promise<string[]>;
+  releaseDueHolds(now: number): Promise<Array<{ accountId: string; released: number }>>;
   /**
    * An operator's release of the held command `id` (any account): `operatorRelease` decides
    * whether it becomes queued (command.released, `by` operator) or, a first contact during quiet

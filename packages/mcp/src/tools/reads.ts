@@ -103,7 +103,7 @@ export function registerReadTools(server: McpServer, ctx: Context): void {
     {
       title: "A command's status",
       description:
-        'A command\'s current status: queued, succeeded, or failed with its settlement code (errorCode) and the code\'s meaning; for a send, message: what became of the message once the platform took it (sentAt, deliveredAt, readAt, or failedAt with failure), null before. Use it after a send answered "queued" or a wait timed out, before deciding to send again.',
+        'A command\'s current status: queued, held (a line policy holds it: heldBy), succeeded, or failed with its settlement code (errorCode) and the code\'s meaning; for a send, message: what became of the message once the platform took it (sentAt, deliveredAt, readAt, or failedAt with failure), null before. Use it after a send answered "queued" or a wait timed out, before deciding to send again.',
       inputSchema: toolInput({ commandId: schemas.zCommandId }),
       annotations: readOnly,
     },

@@ -79,6 +79,8 @@ export async function outcomeOf(
   const ms = waitMs ?? waitBounds.default;
   // An adopted command can already be settled: its outcome costs one read.
   if (!wait && ack.status === 'queued') return { status: 'queued', settled: false };
+  // A hold can last hours: answer at once, with the policy, rather than wait it out.
+  if (ack.status === 'held') return held(client, ack.commandId);
   if (wait === 'delivered' || wait === 'read') {
     try {
       const d = await client.delivered(ack.commandId, { until: wait, timeoutMs: ms, ...(signal ? { signal } : {}) });
@@ -98,4 +100,21 @@ export async function outcomeOf(
     }
     return unreadable(error);
   }
+}
+
+const HOLDS = {
+  quietHours: 'the account\'s quiet hours hold it: it goes out by itself when they end',
+  firstContactApproval: 'it is the account\'s first message to this address, and an operator must approve it first (or reject it: then it settles failed first_contact_rejected)',
+} as const;
+
+/** A held command's answer: accepted, not sent, why, and not to send it again. */
+async function held(client: SwitchboardClient, commandId: string): Promise<Record<string, unknown>> {
+  let heldBy: keyof typeof HOLDS | null = null;
+  try {
+    heldBy = (await client.getCommand(commandId)).heldBy;
+  } catch {
+    // The acknowledgement said held; which policy is only detail.
+  }
+  const why = heldBy ? HOLDS[heldBy] : 'a line policy of the account holds it (quiet hours or first-contact approval)';
+  return { status: 'held', settled: false, heldBy, note: `accepted and held, not sent yet: ${why}. Do not send it again: read it later with command_status` };
 }

@@ -90,6 +90,10 @@ export function adminRoutes(services: Services): (app: FastifyInstance) => Promi
       answer(reply, await admin.setAccountPaused(by(request), request.params.accountId, false)));
     app.get('/v1/admin/accounts/:accountId/policies', async (request: FastifyRequest<Account>, reply) =>
       answer(reply, await admin.getPolicies(services, request.params.accountId)));
+    app.get('/v1/admin/accounts/:accountId/policies/usage', async (request: FastifyRequest<Account & { Querystring: Query }>, reply) => {
+      const q = query(reply, adminSchemas.zAdminGetPolicyUsageQuery, request.query);
+      return q ? answer(reply, await admin.policyUsage(services, request.params.accountId, q.conversationId ?? null)) : reply;
+    });
     app.put('/v1/admin/accounts/:accountId/policies', async (request: FastifyRequest<Account>, reply) => {
       // Any JSON object here: the domain checks it against LinePolicies, so the CLI on the store is held to the same.
       const b = await body(request, reply, z.record(z.string(), z.unknown()));
@@ -138,6 +142,14 @@ export function adminRoutes(services: Services): (app: FastifyInstance) => Promi
     });
     app.get('/v1/admin/commands/:commandId', async (request: FastifyRequest<{ Params: { commandId: string } }>, reply) =>
       answer(reply, await admin.getCommandDetail(services, request.params.commandId)));
+    app.post('/v1/admin/commands/:commandId/release', async (request: FastifyRequest<{ Params: { commandId: string } }>, reply) =>
+      answer(reply, await admin.releaseCommand(by(request), request.params.commandId)));
+    app.post('/v1/admin/commands/:commandId/reject', async (request: FastifyRequest<{ Params: { commandId: string } }>, reply) => {
+      // The body is optional: none at all is a rejection without a reason.
+      const none = request.headers['content-type'] === undefined && !(Number(request.headers['content-length'] ?? 0) > 0) && request.headers['transfer-encoding'] === undefined;
+      const b = none ? {} : await body(request, reply, adminSchemas.zRejection);
+      return b ? answer(reply, await admin.rejectCommand(by(request), request.params.commandId, b.reason ?? null)) : reply;
+    });
 
     // An account's response stream, served as GET /v1/events serves it.
     app.get('/v1/admin/accounts/:accountId/events', async (request: FastifyRequest<{ Params: { accountId: string }; Querystring: Record<string, string> }>, reply) => {

@@ -99,6 +99,7 @@ export function admin(db: PostgresDb): AdminStore {
 
 /** One condition of the search as SQL (the columns and operators are the rule's closed set). */
 function condition(sql: Sql, c: CommandCondition) {
+  if (!('value' in c)) return c.op === 'is null' ? sql`held_by IS NULL` : sql`held_by IS NOT NULL`;
   if (c.op === '>=') return sql`${sql(c.column)} >= ${c.value}`;
   if (c.op === '<') return sql`${sql(c.column)} < ${c.value}`;
   return sql`${sql(c.column)} = ${c.value}`;

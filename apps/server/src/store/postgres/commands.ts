@@ -29,7 +29,7 @@ export function commands(db: PostgresDb): CommandStore {
     },
 
     commandHistory(id) {
-      return db.read(async (sql) => history((await sql`SELECT status, created_at, settled_at FROM commands WHERE id = ${id}`)[0]));
+      return db.read(async (sql) => history((await sql`SELECT status, created_at, settled_at, held_at, released_at FROM commands WHERE id = ${id}`)[0]));
     },
 
     dispatchCommands(accountId, epoch, max, holding, now, ttlMs) {
@@ -45,7 +45,7 @@ export function commands(db: PostgresDb): CommandStore {
             live AS (SELECT epoch, expires_at FROM leases WHERE account_id = ${accountId} AND epoch = ${epoch} AND expires_at > ${now} FOR SHARE),
             renewal AS (UPDATE leases SET expires_at = ${now + ttlMs}
                     WHERE account_id = ${accountId} AND epoch = ${epoch} AND expires_at > ${now} AND expires_at < ${pollRenewsBefore(now, ttlMs)} RETURNING *),
-            pick AS (SELECT id FROM commands WHERE account_id = ${accountId} AND status = 'queued'
+            pick AS (SELECT id FROM commands WHERE account_id = ${accountId} AND status = 'queued' AND held_by IS NULL
                     AND (dispatch_epoch IS NULL OR dispatch_epoch < ${epoch}
                       OR (dispatch_epoch = ${epoch} AND id NOT IN (SELECT jsonb_array_elements_text(${sql.json([...holding])}))))
                     AND EXISTS (SELECT 1 FROM live)

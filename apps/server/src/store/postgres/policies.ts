@@ -1,8 +1,11 @@
-import { StoreError, type AcceptResult, type NewCommand } from '../types.ts';
+import type { Sql } from 'postgres';
+import { StoreError, type AcceptResult, type NewCommand, type NewEvent } from '../types.ts';
 import { command } from '../rules/rows.ts';
 import { queued } from '../rules/commands.ts';
-import { decidePolicies, policiesOf, usageQuery } from '../rules/policies.ts';
+import { decidePolicies, heldEvent, policiesOf, usageQuery, type PolicyUsage } from '../rules/policies.ts';
 import { CHANNEL } from './changes.ts';
+import { insertEvents } from './events.ts';
+import { releaseDue } from './holds.ts';
 import type { PostgresDb, Tx } from './transaction.ts';
 
 /** The key went to a command committed meanwhile: the transaction is rolled back and that command adopted. */
@@ -12,8 +15,10 @@ class KeyTaken extends Error {}
  * Intake's write for a command its account's line policies apply to, outside the accept batches:
  * one transaction that locks the account's `line_policies` row first, so two replicas (or two
  * requests) count and write one after the other and never both spend the last unit. Then as the
- * batch does: an idempotent retry adopts (spending nothing), else the usage is read, the rule
- * decides, and the command, its key and its first contacts are written, or nothing is.
+ * batch does: an idempotent retry adopts (spending nothing), else the account's due quiet-hours
+ * holds are released (so the new command comes after them), the usage is read, the rule decides,
+ * and the command (held, with its command.held event, when the rule holds it), its key and its
+ * first contacts are written, or nothing of it is.
  */
 export async function acceptPoliced(db: PostgresDb, input: NewCommand, keyNotBefore: number): Promise<AcceptResult> {
   try {
@@ -37,30 +42,16 @@ async function policed(tx: Tx, input: NewCommand, keyNotBefore: number): Promise
     if (row) return { disposition: 'adopted', command: command(row) };
   }
   const policies = policiesOf(locked);
-  const query = usageQuery(policies, input, now);
-  let firstContacts: string[] = [];
-  if (query !== null) {
-    const none = Promise.resolve([]);
-    const [participants, counted, contacts, sends, unanswered] = await Promise.all([
-      query.addresses.length === 0 ? none : tx`SELECT participants FROM conversations WHERE account_id = ${accountId}`,
-      query.addresses.length === 0 ? none : tx`SELECT address FROM first_contacts WHERE account_id = ${accountId} AND address = ANY(${query.addresses})`,
-      query.firstContactsSince === null ? none : tx`SELECT at FROM first_contacts WHERE account_id = ${accountId} AND at >= ${query.firstContactsSince}`,
-      query.sendsSince === null ? none : tx`SELECT created_at FROM commands
-        WHERE conversation_id = ${query.conversationId} AND created_at >= ${query.sendsSince} AND type = 'message.send'`,
-      query.unansweredUpTo === null ? none : tx`SELECT count(*) AS n FROM (SELECT 1 FROM commands
-        WHERE conversation_id = ${query.conversationId} AND type = 'message.send' AND created_at >= COALESCE((SELECT MAX(recorded_at) FROM messages
-          WHERE account_id = ${accountId} AND conversation_id = ${query.conversationId} AND direction = 'inbound'), 0) LIMIT ${query.unansweredUpTo}) s`,
-    ]);
-    const decision = decidePolicies(policies, input, {
-      participants: participants.flatMap((row) => JSON.parse(row.participants as string) as string[]),
-      counted: counted.map((row) => row.address as string),
-      firstContacts: contacts.map((row) => Number(row.at)),
-      sends: sends.map((row) => Number(row.created_at)),
-      unanswered: Number(unanswered[0]?.n ?? 0),
-    }, now);
-    if (!decision.proceed) return { disposition: 'refused', refusal: decision.refusal };
-    firstContacts = decision.firstContacts;
+  // The release and the usage read nothing of each other (a quiet-hours release changes no count): one round trip.
+  const [releases, usage] = await Promise.all([releaseDue(tx, accountId, policies, now), readUsage(tx, input, usageQuery(policies, input, now))]);
+  const released = releases.length;
+  const decision = decidePolicies(policies, input, usage, now);
+  if (!decision.proceed) {
+    // Nothing of the command is written; the releases are, with their events.
+    if (released > 0) await Promise.all([insertEvents(tx, accountId, releases), wake(tx, accountId), tx.commit()]);
+    return { disposition: 'refused', refusal: decision.refusal, ...releasedCount(released) };
   }
+  const { hold } = decision;
   if (key !== null) {
     // As the batch claims it: a key past retention is taken over, a live one adopted (after rollback).
     const claimed = await tx`INSERT INTO idempotency_keys AS k (account_id, key, command_id, created_at) VALUES (${accountId}, ${key}, ${input.id}, ${now})
@@ -68,15 +59,59 @@ async function policed(tx: Tx, input: NewCommand, keyNotBefore: number): Promise
       RETURNING command_id`;
     if (claimed.length === 0) throw new KeyTaken();
   }
-  const wake = `c:${accountId}`;
-  tx.announce(wake);
+  const events: NewEvent[] = hold ? [...releases, heldEvent(input, hold, now)] : releases;
   await Promise.all([
-    tx`INSERT INTO commands (id, account_id, type, routing_path, status, target, payload, logical_action_id, idempotency_key, conversation_id, created_at)
+    tx`INSERT INTO commands (id, account_id, type, routing_path, status, target, payload, logical_action_id, idempotency_key, conversation_id, created_at, held_by, held_at)
       VALUES (${input.id}, ${accountId}, ${input.type}, ${input.routingPath}, 'queued', ${JSON.stringify(input.target)}, ${JSON.stringify(input.payload)},
-        ${input.logicalActionId}, ${key}, ${input.conversationId}, ${now})`,
-    ...firstContacts.map((address) => tx`INSERT INTO first_contacts (account_id, address, at, command_id) VALUES (${accountId}, ${address}, ${now}, ${input.id})`),
-    tx`SELECT pg_notify(${CHANNEL}, ${wake})`,
+        ${input.logicalActionId}, ${key}, ${input.conversationId}, ${now}, ${hold?.policy ?? null}, ${hold ? now : null})`,
+    ...decision.firstContacts.map((address) => tx`INSERT INTO first_contacts (account_id, address, at, command_id) VALUES (${accountId}, ${address}, ${now}, ${input.id})`),
+    insertEvents(tx, accountId, events),
+    // A held command wakes no poll: it is not dispatched (released ones are).
+    (!hold || released > 0) && wake(tx, accountId),
     tx.commit(),
   ]);
-  return queued(input);
+  return { ...queued(input, hold), ...releasedCount(released) };
+}
+
+/** `released` as AcceptResult carries it: absent when none. */
+const releasedCount = (released: number) => (released > 0 ? { released } : {});
+
+/** Wakes the account's dispatch polls on every replica once the transaction commits (this one's own: its caller). */
+export async function wake(tx: Tx, accountId: string): Promise<void> {
+  const payload = `c:${accountId}`;
+  tx.announce(payload);
+  await tx`SELECT pg_notify(${CHANNEL}, ${payload})`;
+}
+
+/** What `decidePolicies` counts for `input`, as `query` asks (null: nothing), read under the account's lock. */
+async function readUsage(tx: Tx, input: NewCommand, query: ReturnType<typeof usageQuery>): Promise<PolicyUsage> {
+  if (query === null) return { participants: [], counted: [], awaiting: [], firstContacts: [], sends: [], unanswered: 0 };
+  const { accountId } = input;
+  const none = Promise.resolve([]);
+  const [participants, counted, contacts, sends, unansweredSends] = await Promise.all([
+    query.addresses.length === 0 ? none : tx`SELECT participants FROM conversations WHERE account_id = ${accountId}`,
+    // An address a command still held for approval counted is awaiting, not known.
+    query.addresses.length === 0 ? none : tx`SELECT f.address, c.held_by FROM first_contacts f LEFT JOIN commands c ON c.id = f.command_id
+      WHERE f.account_id = ${accountId} AND f.address = ANY(${query.addresses})`,
+    query.firstContactsSince === null ? none : tx`SELECT at FROM first_contacts WHERE account_id = ${accountId} AND at >= ${query.firstContactsSince}`,
+    query.sendsSince === null ? none : tx`SELECT created_at FROM commands
+      WHERE conversation_id = ${query.conversationId} AND created_at >= ${query.sendsSince} AND type = 'message.send'`,
+    query.unansweredUpTo === null ? 0 : unanswered(tx, accountId, query.conversationId!, query.unansweredUpTo),
+  ]);
+  return {
+    participants: participants.flatMap((row) => JSON.parse(row.participants as string) as string[]),
+    counted: counted.filter((row) => row.held_by !== 'firstContactApproval').map((row) => row.address as string),
+    awaiting: counted.filter((row) => row.held_by === 'firstContactApproval').map((row) => row.address as string),
+    firstContacts: contacts.map((row) => Number(row.at)),
+    sends: sends.map((row) => Number(row.created_at)),
+    unanswered: unansweredSends,
+  };
+}
+
+/** The conversation's `message.send` commands since its newest inbound message, counted up to `upTo`. */
+export async function unanswered(sql: Sql, accountId: string, conversationId: string, upTo: number): Promise<number> {
+  const [row] = await sql`SELECT count(*) AS n FROM (SELECT 1 FROM commands
+    WHERE conversation_id = ${conversationId} AND type = 'message.send' AND created_at >= COALESCE((SELECT MAX(recorded_at) FROM messages
+      WHERE account_id = ${accountId} AND conversation_id = ${conversationId} AND direction = 'inbound'), 0) LIMIT ${upTo}) s`;
+  return Number(row?.n ?? 0);
 }

@@ -13,6 +13,7 @@ import { events } from './events.ts';
 import { leases } from './leases.ts';
 import { attachments } from './attachments.ts';
 import { admin } from './admin.ts';
+import { holds } from './holds.ts';
 import { PostgresWebhookStore } from './webhooks.ts';
 
 export interface PostgresOptions {
@@ -82,6 +83,6 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Postg
       return unlisten;
     },
     rateLimiter: (name, limit, windowMs) => new PostgresRateLimiter(sql, db.cache, name, limit, windowMs),
-    ...accounts(db), ...conversations(db), ...commands(db), ...events(db), ...leases(db), ...attachments(db), ...admin(db),
+    ...accounts(db), ...conversations(db), ...commands(db), ...events(db), ...leases(db), ...attachments(db), ...admin(db), ...holds(db),
   };
 }

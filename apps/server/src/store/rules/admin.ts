@@ -7,13 +7,18 @@ export type CommandCondition =
   | { column: 'account_id' | 'status' | 'error_code' | 'type'; op: '='; value: string }
   | { column: 'created_at'; op: '>=' | '<'; value: number }
   /** The cursor: ids are time-ordered, so a page goes on below the last id shown. */
-  | { column: 'id'; op: '<'; value: string };
+  | { column: 'id'; op: '<'; value: string }
+  /** A held command is stored `queued` with the policy holding it in `held_by`. */
+  | { column: 'held_by'; op: 'is null' | 'is not null' };
 
 /** What `listCommands` asks of the commands table, both stores rendering it as their SQL (an empty list: every command). */
 export function commandConditions(filter: CommandFilter, cursor: string | null): CommandCondition[] {
   const conditions: CommandCondition[] = [];
   if (filter.accountId !== undefined) conditions.push({ column: 'account_id', op: '=', value: filter.accountId });
-  if (filter.status !== undefined) conditions.push({ column: 'status', op: '=', value: filter.status });
+  if (filter.status !== undefined) {
+    conditions.push({ column: 'status', op: '=', value: filter.status === 'held' ? 'queued' : filter.status });
+    if (filter.status === 'held' || filter.status === 'queued') conditions.push({ column: 'held_by', op: filter.status === 'held' ? 'is not null' : 'is null' });
+  }
   if (filter.errorCode !== undefined) conditions.push({ column: 'error_code', op: '=', value: filter.errorCode });
   if (filter.type !== undefined) conditions.push({ column: 'type', op: '=', value: filter.type });
   if (filter.createdFrom !== undefined) conditions.push({ column: 'created_at', op: '>=', value: filter.createdFrom });

@@ -7,6 +7,7 @@ const queuedCommand: CommandRecord = {
   id: 'c1', accountId: 'a1', type: 'message.send', routingPath: 'agent-turn', status: 'queued',
   target: { kind: 'conversation', conversationId: 'v1' }, payload: { text: 'hi' }, logicalActionId: 'l1', idempotencyKey: null,
   conversationId: 'v1', errorCode: null, errorMessage: null, errorPath: null, createdAt: 1, settledAt: null, dispatchEpoch: 3, dispatchedAt: 2,
+  heldBy: null, heldAt: null, releasedAt: null,
 };
 const succeeded: CommandRecord = { ...queuedCommand, status: 'succeeded', settledAt: 5 };
 

@@ -69,8 +69,8 @@ export function admin(db: SqliteDb): AdminStore {
       return db.read(() => {
         // The text depends only on which filters are given: a few dozen statements, each prepared once.
         const conditions = commandConditions(filter, cursor);
-        const where = conditions.length === 0 ? '' : `WHERE ${conditions.map((c) => `${c.column} ${c.op} ?`).join(' AND ')}`;
-        const values: SQLInputValue[] = conditions.map((c) => c.value);
+        const where = conditions.length === 0 ? '' : `WHERE ${conditions.map((c) => ('value' in c ? `${c.column} ${c.op} ?` : `${c.column} ${c.op}`)).join(' AND ')}`;
+        const values: SQLInputValue[] = conditions.flatMap((c) => ('value' in c ? [c.value] : []));
         const rows = db.query(`SELECT * FROM commands ${where} ORDER BY id DESC LIMIT ?`).all(...values, limit + 1);
         return commandPage(rows.map(command), limit);
       });

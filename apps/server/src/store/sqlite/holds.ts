@@ -30,7 +30,9 @@ export function holds(db: SqliteDb): HoldStore {
     async releaseDueHolds(now) {
       const accounts = await db.read(() => db.query("SELECT DISTINCT account_id FROM commands WHERE held_by = 'quietHours'").all().map((row) => row.account_id as string));
       if (accounts.length === 0) return [];
-      return db.write(() => accounts.filter((accountId) => releaseDue(db, accountId, policiesOfAccount(db, accountId), now) > 0));
+      return db.write(() => accounts
+        .map((accountId) => ({ accountId, released: releaseDue(db, accountId, policiesOfAccount(db, accountId), now) }))
+        .filter((r) => r.released > 0));
     },
 
     releaseHeld(id, now) {

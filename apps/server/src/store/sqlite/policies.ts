@@ -11,10 +11,10 @@ import { releaseDue } from './holds.ts';
  * after them. Records the first contacts it makes and answers the hold to write the command
  * under (null: none), or answers the refusal having written nothing of the command.
  */
-export function spendPolicies(db: SqliteDb, input: NewCommand): { refusal: PolicyRefusal } | { hold: Hold | null } {
+export function spendPolicies(db: SqliteDb, input: NewCommand): { released: number } & ({ refusal: PolicyRefusal } | { hold: Hold | null }) {
   const policies = policiesOf(db.sql('SELECT policies FROM line_policies WHERE account_id = ?').get(input.accountId));
   const now = input.createdAt;
-  releaseDue(db, input.accountId, policies, now);
+  const released = releaseDue(db, input.accountId, policies, now);
   const query = usageQuery(policies, input, now);
   const addresses = JSON.stringify(query?.addresses ?? []);
   const lookup = query !== null && query.addresses.length > 0;
@@ -32,10 +32,10 @@ export function spendPolicies(db: SqliteDb, input: NewCommand): { refusal: Polic
     unanswered: query?.unansweredUpTo == null ? 0 : unanswered(db, input.accountId, query.conversationId!, query.unansweredUpTo),
   };
   const decision = decidePolicies(policies, input, usage, now);
-  if (!decision.proceed) return { refusal: decision.refusal };
+  if (!decision.proceed) return { released, refusal: decision.refusal };
   const record = db.sql('INSERT INTO first_contacts (account_id, address, at, command_id) VALUES (?, ?, ?, ?)');
   for (const address of decision.firstContacts) record.run(input.accountId, address, now, input.id);
-  return { hold: decision.hold };
+  return { released, hold: decision.hold };
 }
 
 /** Writes the hold of a command just inserted, and its command.held event. */
