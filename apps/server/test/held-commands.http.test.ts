@@ -159,11 +159,16 @@ describe('held commands (quiet hours, first-contact approval)', () => {
       conversation: { conversationId: a.direct, sendsLastMinute: 1, unanswered: 1 },
     });
     expect((await admin('PUT', `/v1/admin/accounts/${a.accountId}/policies`, { quietHours: null })).status).toBe(200);
-    await server.releaseHolds();
+    // Released with the change itself, not by the job later: a send right after it comes after them.
     expect((await a.events('command.released')).map((e) => e.data)).toEqual([
       { commandId: held.body.commandId, commandType: 'message.send', policy: 'quietHours', by: 'policy_change' },
     ]);
     expect((await a.command(held.body.commandId)).status).toBe('queued');
+    const next = await a.send();
+    expect(next.body.status).toBe('queued');
+    expect((await a.host.dispatch()).map((c) => c.commandId)).toEqual([held.body.commandId, next.body.commandId]);
+    await server.releaseHolds();
+    expect(await a.events('command.released')).toHaveLength(1);
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
     expect(metrics).toMatch(/switchboard_line_policy_total\{policy="quietHours",outcome="held"\} [1-9]/);
     expect(metrics).toMatch(/switchboard_line_policy_total\{policy="quietHours",outcome="released"\} [1-9]/);

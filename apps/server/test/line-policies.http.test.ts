@@ -5,7 +5,7 @@ import type { LinePolicies } from '../src/store/types.ts';
 import { countRows, expectSpecResponse, ManualClock, postCommand, startTestServer, TestHost, type TestServer } from './helpers.ts';
 
 const newId = createIdSource().next;
-const OFF: LinePolicies = { newContacts: null, pacing: null, loopBreaker: null };
+const OFF: LinePolicies = { newContacts: null, pacing: null, loopBreaker: null, quietHours: null, firstContactApproval: false };
 const SEND = '/v1/commands/message.send';
 const GROUP = '/v1/commands/group.create';
 

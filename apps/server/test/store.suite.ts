@@ -352,14 +352,16 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         expect(ids(await handed(store.dispatchCommands(a.id, l.epoch, 10, [], OPENS + 10, TTL)))).toEqual([held.id, after.id]);
       });
 
-      it('quiet hours turned off release what they hold (by policy_change) at the next release', async () => {
+      it('quiet hours turned off release what they hold (by policy_change) with the change itself', async () => {
         const a = await withPolicies({ quietHours: QUIET });
         const c = newCommand(a.id, { createdAt: T0 });
         await store.acceptCommand(c, 0, true);
-        await store.setPolicies(a.id, { newContacts: null, pacing: null, loopBreaker: null, quietHours: null, firstContactApproval: false }, T0 + 10);
-        expect(await store.releaseDueHolds(T0 + 20)).toEqual([{ accountId: a.id, released: 1 }]);
+        // Changed but still quiet: nothing goes.
+        expect(await store.setPolicies(a.id, { newContacts: null, pacing: { perMinute: 5 }, loopBreaker: null, quietHours: QUIET, firstContactApproval: false }, T0 + 5)).toBe(0);
+        expect(await store.setPolicies(a.id, { newContacts: null, pacing: null, loopBreaker: null, quietHours: null, firstContactApproval: false }, T0 + 10)).toBe(1);
         expect((await stream(a.id)).at(-1)).toEqual({ type: 'command.released', data: { commandId: c.id, commandType: 'message.send', policy: 'quietHours', by: 'policy_change' } });
-        expect(await store.getCommand(a.id, c.id)).toMatchObject({ status: 'queued', releasedAt: T0 + 20 });
+        expect(await store.getCommand(a.id, c.id)).toMatchObject({ status: 'queued', releasedAt: T0 + 10 });
+        expect(await store.releaseDueHolds(T0 + 20)).toEqual([]);
       });
 
       it('first-contact approval: a first message to an address is held, and so is the next one to it; only an operator releases them', async () => {

@@ -5,6 +5,7 @@ import type { LinePolicies } from '../store/types.ts';
 import { isTimeZone } from '../store/rules/policies.ts';
 import { findAccountById } from './accounts.ts';
 import { audited, type Admin, type AdminDeps } from './audit.ts';
+import type { HoldDeps } from './holds.ts';
 
 type Schemas = AdminComponents['schemas'];
 
@@ -57,7 +58,14 @@ export function setPolicies(admin: Admin, accountId: string, body: unknown): Pro
     if (policies.quietHours && policies.quietHours.from === policies.quietHours.until) {
       return err(new ApiError('invalid_body', 'quietHours: from and until are the same time; quiet hours need a window', { field: 'quietHours.until' }));
     }
-    await admin.store.setPolicies(found.value.id, policies, admin.clock.now());
+    const released = await admin.store.setPolicies(found.value.id, policies, admin.clock.now());
+    if (released > 0) {
+      // Quiet hours turned off (or a window opened) let these go with the change.
+      const holds = admin as Admin & HoldDeps;
+      holds.metrics?.linePolicies.inc({ policy: 'quietHours', outcome: 'released' }, released);
+      holds.hub?.notify(found.value.id);
+      holds.waiters?.wake(found.value.id);
+    }
     account = found.value.id;
     return ok(policies);
   }, (policies) => ({ accountId: account, subject: null, detail: { ...policies } }));

@@ -269,8 +269,13 @@ export interface AccountStore {
   isOutboundPaused(accountId: string): Promise<boolean>;
   /** The account's line policies; every one null (off) until set. */
   getPolicies(accountId: string): Promise<LinePolicies>;
-  /** Replaces the account's line policies; the next command is held to them. */
-  setPolicies(accountId: string, policies: LinePolicies, at: number): Promise<void>;
+  /**
+   * Replaces the account's line policies; the next command is held to them. In the same
+   * transaction, releases the quiet-hours holds the new policies let go at `at` (rules/policies.ts,
+   * dueReleases: quiet hours off, or a window that is open now), each with its command.released
+   * event, so no command accepted after the change overtakes them. Answers how many.
+   */
+  setPolicies(accountId: string, policies: LinePolicies, at: number): Promise<number>;
 
   createCredential(input: Omit<CredentialRecord, 'revokedAt'> & { hash: Buffer }): Promise<CredentialRecord>;
   findCredentialByHash(hash: Buffer): Promise<(CredentialRecord & { hash: Buffer }) | null>;

@@ -18,6 +18,8 @@ export interface CampaignOptions {
   leaseTtlMs?: number;
   /** Line policies on for every round's account (RoundOptions.linePolicies). */
   linePolicies?: boolean;
+  /** Quiet hours on, then off during the burst, for every round (RoundOptions.holds). */
+  holds?: boolean;
   keep?: boolean;
   /** Print each failing round's offending ids. */
   verbose?: boolean;
@@ -41,20 +43,22 @@ export async function runCampaigns(options: CampaignOptions): Promise<{ results:
     if (options.leaseTtlMs !== undefined) round.leaseTtlMs = options.leaseTtlMs;
     if (options.keep !== undefined) round.keep = options.keep;
     if (options.linePolicies) round.linePolicies = true;
+    if (options.holds) round.holds = true;
+    const reproduce = `reproduce: pnpm crash ${reproduceArgs(campaign, seed, options.leaseTtlMs, options.linePolicies, options.holds)}`;
     let result: RoundResult;
     try {
       result = await runRound(round);
     } catch (error) {
       errors.push({ campaign, seed, error: (error as Error).message });
-      log(`  ERR  ${campaign} seed ${seed}: ${(error as Error).message}\n       reproduce: pnpm crash ${reproduceArgs(campaign, seed, options.leaseTtlMs, options.linePolicies)}`);
+      log(`  ERR  ${campaign} seed ${seed}: ${(error as Error).message}\n       ${reproduce}`);
       continue;
     }
     results.push(result);
     const failed = invariantNames.filter((key) => result.counts[key] > 0).map((key) => `${key}=${result.counts[key]}`);
     log(
       `  ${failed.length ? 'FAIL' : 'ok  '} ${campaign} seed ${seed}: accepted ${result.counts.accepted}, server kills ${result.serverKills}${result.downtimes.length ? ` (down ${result.downtimes.join('/')} ms)` : ''}, host kills ${result.hostKills}, ` +
-        `message states ${result.counts.messageStates} (in flight at kills ${result.inFlightAtKills.join('/')}), unknown ${result.unknown}, rejected ${result.rejected.length}, ${(result.durationMs / 1000).toFixed(1)} s${failed.length ? ` -- ${failed.join(' ')}` : ''}` +
-        `${failed.length ? `\n       reproduce: pnpm crash ${reproduceArgs(campaign, seed, options.leaseTtlMs, options.linePolicies)}` : ''}`,
+        `message states ${result.counts.messageStates} (in flight at kills ${result.inFlightAtKills.join('/')}), ${options.holds ? `held ${result.counts.held}, released ${result.counts.released} (quiet hours off ${result.holdsOffMs?.asked}-${result.holdsOffMs?.done} ms into a ${result.burstMs} ms burst), ` : ''}unknown ${result.unknown}, rejected ${result.rejected.length}, ${(result.durationMs / 1000).toFixed(1)} s${failed.length ? ` -- ${failed.join(' ')}` : ''}` +
+        `${failed.length ? `\n       ${reproduce}` : ''}`,
     );
     if (failed.length && options.verbose) for (const line of result.details.slice(0, 20)) log(`       ${line}`);
     if (result.rejected.length) log(`       rejected: ${[...new Set(result.rejected)].join('; ')}`);
@@ -62,9 +66,9 @@ export async function runCampaigns(options: CampaignOptions): Promise<{ results:
   return { results, errors };
 }
 
-export function reproduceArgs(campaign: Campaign, seed: number, leaseTtlMs?: number, linePolicies = false): string {
+export function reproduceArgs(campaign: Campaign, seed: number, leaseTtlMs?: number, linePolicies = false, holds = false): string {
   const ttl = leaseTtlMs === undefined || leaseTtlMs === DEFAULT_LEASE_TTL_MS ? '' : ` --lease-ttl-ms ${leaseTtlMs}`;
-  return `${campaign === 'server-kill' ? `--rounds 1 --seed ${seed}` : `--rounds 0 --host-kills 1 --seed ${seed}`}${ttl}${linePolicies ? ' --line-policies' : ''}`;
+  return `${campaign === 'server-kill' ? `--rounds 1 --seed ${seed}` : `--rounds 0 --host-kills 1 --seed ${seed}`}${ttl}${linePolicies ? ' --line-policies' : ''}${holds ? ' --holds' : ''}`;
 }
 
 /**

@@ -31,4 +31,18 @@ describe('every accepted command settles exactly once, each message state shows 
     // The limits are out of the workload's reach: nothing is refused.
     expect(result!.rejected).toEqual([]);
   });
+
+  test(`1 server-kill round with quiet hours on, then off during the burst, and a kill around the release: each held command held and released once (seed ${seed})`, async () => {
+    const lines: string[] = [];
+    const { results, errors } = await runCampaigns({ rounds: 1, hostKills: 0, seed: seed + 2, holds: true, log: (line) => lines.push(line) });
+    process.stdout.write(`${lines.join('\n')}\n`);
+    const [result] = results;
+    expect(errors).toEqual([]);
+    const broken = invariantNames.filter((key) => result!.counts[key] > 0).map((key) => `${key}=${result!.counts[key]}`);
+    expect(broken, `pnpm crash ${reproduceArgs(result!.campaign, result!.seed, undefined, false, true)}\n${result!.details.slice(0, 5).join('\n')}`).toEqual([]);
+    expect(result!.counts.accepted).toBeGreaterThan(0);
+    // Quiet hours were on when the burst began: its first commands were held, and every hold ended.
+    expect(result!.counts.held).toBeGreaterThan(0);
+    expect(result!.counts.released).toBe(result!.counts.held);
+  });
 });

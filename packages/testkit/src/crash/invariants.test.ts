@@ -3,7 +3,7 @@ import { summarise } from './campaign.ts';
 import { checkInvariants, emptyCounts, invariantNames, type CommandRecord, type Evidence, type PlatformState, type StreamEvent } from './invariants.ts';
 import { Random } from './random.ts';
 import { StreamRecorder } from './recorder.ts';
-import type { RoundResult } from './round.ts';
+import { quietWindowAround, type RoundResult } from './round.ts';
 import type { Attempt } from './workload.ts';
 
 const A = '00000000-0000-7000-8000-00000000000a';
@@ -272,7 +272,7 @@ describe('a message life: each state once on the stream, none lost', () => {
   test('the summary has a column per count, the life states included, and names the failing seeds', () => {
     const round = (seed: number, counts: Partial<ReturnType<typeof emptyCounts>>): RoundResult => ({
       campaign: 'host-kill', seed, counts: { ...emptyCounts(), ...counts }, details: [], serverKills: 0, hostKills: 1, downtimes: [], inFlightAtKills: [2],
-      unknown: 0, rejected: [], durationMs: 1_000, dataDir: '/tmp/unused',
+      unknown: 0, rejected: [], burstMs: 500, holdsOffMs: null, durationMs: 1_000, dataDir: '/tmp/unused',
     });
     const table = summarise([round(1, { accepted: 5, messageStates: 7, statesInFlightAtKills: 2 }), round(2, { accepted: 4, messageStates: 3, duplicateMessageStates: 1, lostMessageStates: 2 })]);
     const [header, row] = table.split('\n');
@@ -283,6 +283,162 @@ describe('a message life: each state once on the stream, none lost', () => {
     expect(values).toMatchObject({ accepted: '9', messageStates: '10', statesInFlightAtKills: '2', duplicateMessageStates: '1', lostMessageStates: '2', lostReactions: '0' });
     expect(table).toContain('duplicateMessageStates: h2');
     expect(table).toContain('lostMessageStates: h2');
+  });
+});
+
+function heldEvent(id: string, commandId: string): StreamEvent {
+  return { id, type: 'command.held', data: { commandId, commandType: 'message.send', policy: 'quietHours', conversationId: CONV, releasesAt: '2026-01-01T02:00:00.000Z', reason: null } };
+}
+
+function releasedEvent(id: string, commandId: string, by = 'policy_change'): StreamEvent {
+  return { id, type: 'command.released', data: { commandId, commandType: 'message.send', policy: 'quietHours', by } };
+}
+
+function readerOf(events: StreamEvent[], mode: 'sse' | 'poll' = 'sse'): StreamRecorder {
+  const recorder = new StreamRecorder(() => 'http://unused', 'unused', mode);
+  for (const e of events) recorder.record(e.id, e.type, e.data);
+  return recorder;
+}
+
+/**
+ * The healthy round with quiet hours: A acknowledged `held`, held (id 1) and released (id 5)
+ * before its message went out (10) and it settled (20); B accepted after quiet hours went off,
+ * acknowledged `queued`; both readers saw everything.
+ */
+function withHolds(): Evidence {
+  const evidence = healthy();
+  evidence.accepted = [{ ...send(A), disposition: 'queued', ackStatus: 'held' }, { ...send(B), disposition: 'queued', ackStatus: 'queued' }];
+  evidence.finalEvents = [heldEvent('1', A), releasedEvent('5', A), ...evidence.finalEvents.map((e) => ({ ...e, id: String(Number(e.id) * 10) }))];
+  evidence.readers = [readerOf(evidence.finalEvents), readerOf(evidence.finalEvents, 'poll')];
+  return evidence;
+}
+
+describe('held commands: held once, released once, before they settle', () => {
+  test('a command acknowledged held, held and released once before it settled, counts nothing', () => {
+    const { counts, details } = checkInvariants(withHolds());
+    expect(details).toEqual([]);
+    expect(counts).toMatchObject({ accepted: 2, held: 1, released: 1, holdViolations: 0 });
+    for (const key of invariantNames) expect(counts[key], key).toBe(0);
+  });
+
+  test('acknowledged held with no command.held, or no command.released, on the final stream', () => {
+    const noHeld = withHolds();
+    noHeld.finalEvents = noHeld.finalEvents.filter((e) => e.id !== '1');
+    noHeld.readers = [];
+    const { counts, details } = checkInvariants(noHeld);
+    // and its release has no command.held before it
+    expect(counts.holdViolations).toBe(2);
+    expect(details.join('\n')).toContain('no command.held is on the stream');
+
+    const noReleased = withHolds();
+    noReleased.finalEvents = noReleased.finalEvents.filter((e) => e.id !== '5');
+    noReleased.readers = [];
+    // no release on the stream, and it settled while held
+    expect(checkInvariants(noReleased).counts.holdViolations).toBe(2);
+  });
+
+  test('a second command.held or command.released for one command', () => {
+    const twiceReleased = withHolds();
+    twiceReleased.finalEvents.splice(2, 0, releasedEvent('6', A));
+    twiceReleased.readers = [];
+    const released = checkInvariants(twiceReleased);
+    // the second has no hold before it, and there are two
+    expect(released.counts.holdViolations).toBe(2);
+    expect(released.details.join('\n')).toContain('2 command.released events');
+
+    const twiceHeld = withHolds();
+    twiceHeld.finalEvents.splice(1, 0, heldEvent('2', A));
+    twiceHeld.readers = [];
+    // held again while held, and two of them
+    expect(checkInvariants(twiceHeld).counts.holdViolations).toBe(2);
+  });
+
+  test('released after it settled, or settled while still held', () => {
+    const late = withHolds();
+    late.finalEvents = [...late.finalEvents.filter((e) => e.id !== '5'), releasedEvent('90', A)];
+    late.readers = [];
+    const { counts, details } = checkInvariants(late);
+    // settled while held, then released after it settled
+    expect(counts.holdViolations).toBe(2);
+    expect(details.join('\n')).toContain('after it settled');
+  });
+
+  test('a command acknowledged queued by a fresh acceptance shows no hold; an adopted retry may have been held', () => {
+    const fresh = withHolds();
+    fresh.finalEvents.push(heldEvent('91', B), releasedEvent('92', B));
+    fresh.readers = [];
+    const { counts, details } = checkInvariants(fresh);
+    // acknowledged queued with a hold, held after it settled, and released after it settled
+    expect(counts.holdViolations).toBe(3);
+    expect(details.join('\n')).toContain('acknowledged queued');
+
+    const adopted = withHolds();
+    adopted.accepted[1] = { ...adopted.accepted[1]!, disposition: 'adopted', ackStatus: 'succeeded' };
+    adopted.finalEvents = [heldEvent('2', B), releasedEvent('3', B), ...adopted.finalEvents];
+    adopted.readers = [];
+    expect(checkInvariants(adopted).counts).toMatchObject({ held: 2, released: 2, holdViolations: 0 });
+  });
+
+  test('a command.released with no command.held, for a command the clients never learnt was accepted', () => {
+    const evidence = withHolds();
+    evidence.finalEvents.push(releasedEvent('93', '00000000-0000-7000-8000-0000000000ee'));
+    evidence.readers = [];
+    const { counts, details } = checkInvariants(evidence);
+    expect(counts.holdViolations).toBe(1);
+    expect(details.join('\n')).toContain('no command.held before it');
+  });
+
+  test('a live reader not shown the hold or the release of a command acknowledged held', () => {
+    const evidence = withHolds();
+    evidence.readers[1]!.seen.delete('5');
+    const { counts, details } = checkInvariants(evidence);
+    expect(counts.holdViolations).toBe(1);
+    expect(details.join('\n')).toContain('poll reader held 1 and released 0 times');
+  });
+
+  test('a command acknowledged queued that settled before an earlier held one was released overtook it', () => {
+    const evidence = withHolds();
+    expect(checkInvariants(evidence).counts.overtookHeld).toBe(0);
+    // B settled (30) after A's release (5); move A's release after it
+    evidence.finalEvents = [...evidence.finalEvents.filter((e) => e.id !== '5' && e.id !== '20'), releasedEvent('31', A), settled('32', A)];
+    evidence.readers = [readerOf(evidence.finalEvents), readerOf(evidence.finalEvents, 'poll')];
+    const { counts } = checkInvariants(evidence);
+    expect(counts.overtookHeld).toBe(1);
+    expect(counts.holdViolations).toBe(0);
+  });
+
+  test('a command still held at the end is stuck', () => {
+    const evidence = withHolds();
+    evidence.commands.set(A, record(A, 'held'));
+    evidence.finalEvents = evidence.finalEvents.filter((e) => e.id !== '5' && e.id !== '20' && e.id !== '10' && e.id !== '50' && e.id !== '60' && e.id !== '80');
+    evidence.platformStates = evidence.platformStates.filter((st) => st.commandId !== A);
+    evidence.platformReactions = [];
+    evidence.readers = [];
+    const { counts, details } = checkInvariants(evidence);
+    expect(counts.stuck).toBe(1);
+    expect(details.join('\n')).toContain('still held');
+    expect(counts.holdViolations).toBe(2); // never released, and no command.released
+  });
+
+  test('the summary shows held and released, and names the seed of a hold violation', () => {
+    const round = (seed: number, counts: Partial<ReturnType<typeof emptyCounts>>): RoundResult => ({
+      campaign: 'server-kill', seed, counts: { ...emptyCounts(), ...counts }, details: [], serverKills: 3, hostKills: 0, downtimes: [], inFlightAtKills: [],
+      unknown: 0, rejected: [], burstMs: 500, holdsOffMs: null, durationMs: 1_000, dataDir: '/tmp/unused',
+    });
+    const table = summarise([round(5, { accepted: 80, held: 40, released: 40 }), round(6, { accepted: 80, held: 30, released: 29, holdViolations: 1 })]);
+    const [header, row] = table.split('\n');
+    const cells = (line: string) => line.trim().split(/\s{2,}/);
+    const columns = cells(header!).slice(1);
+    const values = Object.fromEntries(columns.map((c, i) => [c, cells(row!)[i + 1]]));
+    expect(values).toMatchObject({ accepted: '160', held: '70', released: '69', holdViolations: '1' });
+    expect(table).toContain('holdViolations: s6');
+  });
+
+  test('the quiet window is quiet now, across midnight too', () => {
+    expect(quietWindowAround(Date.parse('2026-01-01T12:34:56Z'))).toBe('12:29-14:34');
+    expect(quietWindowAround(Date.parse('2026-01-01T00:02:00Z'))).toBe('23:57-02:02');
+    expect(quietWindowAround(Date.parse('2026-01-01T22:30:00Z'))).toBe('22:25-00:30');
+    expect(quietWindowAround(Date.parse('2026-01-01T23:59:59Z'))).toBe('23:54-01:59');
   });
 });
 

@@ -111,20 +111,37 @@ export interface Counts {
   missingAppeared: number;
   /** A command whose message the simulated platform shows more than once. */
   platformDoubleSends: number;
+  /** Not an invariant: accepted commands with a command.held on the final stream (quiet hours on, RoundOptions.holds). */
+  held: number;
+  /** Not an invariant: accepted commands with a command.released on the final stream. */
+  released: number;
+  /**
+   * Commands acknowledged `queued` once quiet hours were off that settled before a command
+   * acknowledged `held` (accepted before them) was released: the policy change releases what it
+   * lets go in its own transaction, so nothing accepted after it may overtake a held command.
+   */
+  overtookHeld: number;
+  /**
+   * A command acknowledged `held` without exactly one command.held and one command.released (on
+   * the final stream and on each live reader), released after it settled, or settled while held; a
+   * command acknowledged `queued` with either; a command.released with no command.held before it.
+   */
+  holdViolations: number;
 }
 
 export const invariantNames = [
   'lost', 'stuck', 'duplicateSettlements', 'settledWithoutEvent', 'duplicatePlatformEvents', 'rewrittenIds', 'missedOnResume', 'missingAppeared', 'platformDoubleSends',
-  'duplicateMessageStates', 'lostMessageStates', 'wrongMessageStates', 'lostReactions',
+  'duplicateMessageStates', 'lostMessageStates', 'wrongMessageStates', 'lostReactions', 'holdViolations', 'overtookHeld',
 ] as const satisfies ReadonlyArray<keyof Counts>;
 
 /** Counts that say how much a round exercised, not what broke; the summary shows them after `accepted`. */
-export const coverageNames = ['accepted', 'messageStates', 'statesInFlightAtKills'] as const satisfies ReadonlyArray<keyof Counts>;
+export const coverageNames = ['accepted', 'messageStates', 'statesInFlightAtKills', 'held', 'released'] as const satisfies ReadonlyArray<keyof Counts>;
 
 export function emptyCounts(): Counts {
   return {
     accepted: 0, lost: 0, stuck: 0, duplicateSettlements: 0, settledWithoutEvent: 0, duplicatePlatformEvents: 0, rewrittenIds: 0, missedOnResume: 0, missingAppeared: 0,
     platformDoubleSends: 0, messageStates: 0, statesInFlightAtKills: 0, duplicateMessageStates: 0, lostMessageStates: 0, wrongMessageStates: 0, lostReactions: 0,
+    held: 0, released: 0, overtookHeld: 0, holdViolations: 0,
   };
 }
 
@@ -162,9 +179,9 @@ export function checkInvariants(evidence: Evidence): { counts: Counts; details: 
       continue;
     }
     const events = settledEvents.get(commandId) ?? [];
-    if (command.status === 'queued') {
+    if (command.status === 'queued' || command.status === 'held') {
       counts.stuck++;
-      details.push(`stuck: ${commandId} (${attempt.operation.kind}) still queued`);
+      details.push(`stuck: ${commandId} (${attempt.operation.kind}) still ${command.status}`);
     } else if (events.length === 0) {
       counts.settledWithoutEvent++;
       details.push(`settled without event: ${commandId} is ${command.status}`);
@@ -234,7 +251,102 @@ export function checkInvariants(evidence: Evidence): { counts: Counts; details: 
   }
 
   checkMessageLives(evidence, counts, details);
+  checkHolds(evidence, acceptedIds, counts, details);
   return { counts, details };
+}
+
+const HOLD_EVENTS = new Set(['command.held', 'command.released', 'command.settled']);
+
+/** The ids of each command's command.held, command.released and command.settled events among `events`, in id order. */
+function holdEventsByCommand(events: Iterable<{ id: string; type: string; data: Record<string, any> }>): Map<string, Array<{ id: bigint; type: string }>> {
+  const byCommand = new Map<string, Array<{ id: bigint; type: string }>>();
+  for (const event of events) {
+    if (!HOLD_EVENTS.has(event.type)) continue;
+    const list = byCommand.get(event.data.commandId) ?? [];
+    list.push({ id: BigInt(event.id), type: event.type });
+    byCommand.set(event.data.commandId, list);
+  }
+  for (const list of byCommand.values()) list.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return byCommand;
+}
+
+/**
+ * Held commands (quiet hours on, then off during the burst): a command acknowledged `held` shows
+ * one command.held and one command.released, on the final stream and to each live reader, and is
+ * released before it settles; a command acknowledged `queued` by a fresh acceptance shows
+ * neither. An adopted retry answers the status the command has now, so one acknowledged
+ * `queued` (or settled) may have been held before its first answer was lost: it is held and
+ * released once, or not at all. On the whole stream, no command is released without a
+ * command.held before it, none twice, and none settles while held.
+ */
+function checkHolds(evidence: Evidence, acceptedIds: Map<string, Attempt>, counts: Counts, details: string[]): void {
+  const violation = (line: string) => {
+    counts.holdViolations++;
+    details.push(`hold: ${line}`);
+  };
+  const final = holdEventsByCommand(evidence.finalEvents);
+  const number = (list: Array<{ type: string }>, type: string) => list.filter((e) => e.type === type).length;
+
+  for (const [commandId, list] of final) {
+    let holding = false;
+    let holds = 0;
+    let releases = 0;
+    let settled = false;
+    for (const event of list) {
+      if (event.type === 'command.held') {
+        holds++;
+        if (holding) violation(`${commandId} held again (event ${event.id}) while held`);
+        if (settled) violation(`${commandId} held (event ${event.id}) after it settled`);
+        holding = true;
+      } else if (event.type === 'command.released') {
+        releases++;
+        if (!holding) violation(`${commandId} released (event ${event.id}) with no command.held before it`);
+        else if (settled) violation(`${commandId} released (event ${event.id}) after it settled`);
+        holding = false;
+      } else {
+        // A rejected hold settles without a release; the workload rejects none.
+        if (holding) violation(`${commandId} settled (event ${event.id}) while held, with no command.released before it`);
+        settled = true;
+      }
+    }
+    if (holds > 1) violation(`${commandId} has ${holds} command.held events (ids ${list.filter((e) => e.type === 'command.held').map((e) => e.id).join(', ')})`);
+    if (releases > 1) violation(`${commandId} has ${releases} command.released events (ids ${list.filter((e) => e.type === 'command.released').map((e) => e.id).join(', ')})`);
+    if (holding && !settled && acceptedIds.has(commandId)) violation(`${commandId} held and never released`);
+  }
+
+  // Every command acknowledged held was accepted before any acknowledged queued afresh (the change
+  // commits between them, under the store's one writer or the account's lock).
+  let lastRelease = 0n;
+  for (const [commandId, attempt] of acceptedIds) {
+    if (attempt.ackStatus !== 'held') continue;
+    for (const event of final.get(commandId) ?? []) if (event.type === 'command.released' && event.id > lastRelease) lastRelease = event.id;
+  }
+
+  for (const [commandId, attempt] of acceptedIds) {
+    const list = final.get(commandId) ?? [];
+    const settledAt = list.find((e) => e.type === 'command.settled')?.id;
+    if (attempt.ackStatus === 'queued' && attempt.disposition !== 'adopted' && settledAt !== undefined && settledAt < lastRelease) {
+      counts.overtookHeld++;
+      details.push(`overtook a held command: ${commandId} settled (event ${settledAt}) before the last release (event ${lastRelease})`);
+    }
+    const holds = number(list, 'command.held');
+    const releases = number(list, 'command.released');
+    if (holds > 0) counts.held++;
+    if (releases > 0) counts.released++;
+    const what = `${commandId} (${attempt.operation.kind}, client ${attempt.client} #${attempt.index})`;
+    if (attempt.ackStatus === 'held') {
+      if (holds === 0) violation(`${what} was acknowledged held, and no command.held is on the stream`);
+      if (releases === 0) violation(`${what} was acknowledged held, and no command.released is on the stream`);
+      for (const reader of evidence.readers) {
+        const shown = holdEventsByCommand([...reader.seen].map(([id, e]) => ({ id, type: e.type, data: e.data }))).get(commandId) ?? [];
+        const shownHolds = number(shown, 'command.held');
+        const shownReleases = number(shown, 'command.released');
+        if (shownHolds !== 1 || shownReleases !== 1) violation(`${what} was shown to the ${reader.mode} reader held ${shownHolds} and released ${shownReleases} times`);
+      }
+    } else if (attempt.disposition !== 'adopted' && (holds > 0 || releases > 0)) {
+      violation(`${what} was acknowledged ${attempt.ackStatus ?? '(no status)'}, and the stream shows ${holds} command.held and ${releases} command.released`);
+    }
+  }
 }
 
 const TIME_FIELD: Record<MessageState, string> = { delivered: 'deliveredAt', read: 'readAt', failed: 'failedAt' };

@@ -18,6 +18,22 @@ export type Campaign = 'server-kill' | 'host-kill';
 /** Outlives a restart of the bundled server (one to two seconds here), so the host keeps its epoch across it. */
 export const DEFAULT_LEASE_TTL_MS = 3_000;
 
+/** How often the server releases quiet-hours holds whose policy or window let them go (apps/server/src/commands/holds.ts). */
+export const HOLD_RELEASE_INTERVAL_MS = 5_000;
+
+/**
+ * A quiet-hours window (`HH:MM-HH:MM`, UTC) that is quiet at `at`: from 5 minutes before until 2
+ * hours after, across midnight where it falls in between (from > until).
+ */
+export function quietWindowAround(at: number): string {
+  const minute = Math.floor(at / 60_000) % 1440;
+  const clock = (m: number) => {
+    const wrapped = ((m % 1440) + 1440) % 1440;
+    return `${String(Math.floor(wrapped / 60)).padStart(2, '0')}:${String(wrapped % 60).padStart(2, '0')}`;
+  };
+  return `${clock(minute - 5)}-${clock(minute + 120)}`;
+}
+
 /**
  * A message's life on the simulated platform (apps/connector/README.md, "A message's life"), fast
  * enough that deliveries, reads, failures and tapbacks come due during the burst and its kills,
@@ -53,6 +69,14 @@ export interface RoundOptions {
    * written by the policed path (its own transaction, under the account's lock), not the batches.
    */
   linePolicies?: boolean;
+  /**
+   * Quiet hours on for the account before the burst (every command accepted `held`, with a
+   * command.held), turned off after a random number of the burst's answers, by the operator CLI
+   * or the admin API (drawn per round); the server's release job (every 5 s) then releases them
+   * (command.released, by policy_change) and they go out. In the server-kill campaign one more
+   * server kill lands 0-6 s after the change, around the job.
+   */
+  holds?: boolean;
   clients?: number;
   commandsPerClient?: number;
   /** Keep the data directory (server store and simulator file) for inspection. */
@@ -75,6 +99,10 @@ export interface RoundResult {
   unknown: number;
   /** Final answers other than 202 (none expected). */
   rejected: string[];
+  /** From the first request of the burst to the last answer, in ms. */
+  burstMs: number;
+  /** With holds: when the change turning quiet hours off was asked for, and when it was made, in ms from the start of the burst. */
+  holdsOffMs: { asked: number; done: number } | null;
   durationMs: number;
   dataDir: string;
 }
@@ -316,6 +344,14 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
   // host comes back under its own id, which takes its lease over at once, so the round stays short.
   // Drawn last, so a seed's workload and burst kills are those it had before message lives.
   const lifeKill = { afterMs: random.int(0, 150), sameHostId: true, replaceAfterMs: random.int(0, 100) };
+  // Drawn after everything else, so a seed keeps its workload and kills with or without holds:
+  // quiet hours go off once this many of the burst's requests were answered (15-60 % of them),
+  // by the operator CLI on the store or by the admin API; a server kill follows `killAfterMs`
+  // after the change.
+  const total = clients * commandsPerClient;
+  const holdsPlan = options.holds
+    ? { offAfterAnswers: random.int(Math.ceil(total * 0.15), Math.floor(total * 0.6)), killAfterMs: random.int(0, 6_000), via: random.chance(0.5) ? 'cli' as const : 'api' as const }
+    : null;
 
   let server: RestartableServer | null = null;
   const hosts: HostProcess[] = [];
@@ -330,6 +366,12 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
     const account = await live.current.account(`crash-${tag}`);
     if (options.linePolicies) {
       await live.current.cli('policies', 'set', account.accountId, '--new-contacts-per-hour', '100000', '--new-contacts-per-day', '100000', '--pacing-per-minute', '600', '--loop-breaker', '10000');
+    }
+    let operatorKey = '';
+    if (holdsPlan) {
+      // Quiet now: every command of the burst is held until the change below turns quiet hours off.
+      await live.current.cli('policies', 'set', account.accountId, '--quiet-hours', quietWindowAround(Date.now()), '--time-zone', 'UTC');
+      if (holdsPlan.via === 'api') operatorKey = (await live.current.cli<{ secret: string }>('operator-keys', 'create', '--label', `crash-${tag}`)).secret;
     }
     const hostId = `crash-${tag}-a`;
     const startOneHost = (id: string) => {
@@ -357,11 +399,14 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
 
     log(
       `round ${options.campaign} seed ${options.seed}: ${plans.flat().length} commands from ${clients} clients, kills at ${killPlan.map((k) => `${k.afterMs} ms`).join(' then ')}` +
-        `, and ${lifeKill.afterMs} ms after the burst`,
+        `, and ${lifeKill.afterMs} ms after the burst` +
+        (holdsPlan
+          ? `; quiet hours off by the ${holdsPlan.via === 'cli' ? 'CLI' : 'admin API'} after ${holdsPlan.offAfterAnswers} answers` +
+            `${options.campaign === 'server-kill' ? `, a server kill ${holdsPlan.killAfterMs} ms after that` : ''}`
+          : ''),
     );
-    const burst = runClients(plans, pauseRandoms, live, account.apiKey, 15_000);
-    const killOnce = async (kill: { afterMs: number; sameHostId: boolean; replaceAfterMs: number }) => {
-      await sleep(kill.afterMs);
+    // Kills one process (no delay of its own); server kills one at a time, whoever asks.
+    const killNow = async (kill: { sameHostId: boolean; replaceAfterMs: number }) => {
       if (options.campaign === 'server-kill') {
         const down = Date.now();
         await live.kill();
@@ -377,21 +422,50 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
         startOneHost(kill.sameHostId ? victim.hostId : `crash-${tag}-${String.fromCharCode(98 + hostKills)}`);
       }
     };
+    let killing: Promise<void> = Promise.resolve();
+    const killOnce = async (kill: { afterMs: number; sameHostId: boolean; replaceAfterMs: number }) => {
+      await sleep(kill.afterMs);
+      const mine = killing.then(() => killNow(kill));
+      killing = mine.catch(() => undefined);
+      await mine;
+    };
+    // Quiet hours off, then in the server-kill campaign one more kill, landing around the release
+    // job's next run. The CLI writes the store from its own process (it works while the server is
+    // down; the server sees the change by the store's data version) and takes a second or more to
+    // start, so its change lands late in the burst; the admin API's lands where it was drawn (the
+    // server takes it in its own process), once a server is up.
+    let burstMs = 0;
+    let holdsChange: Promise<void> | null = null;
+    let holdsOffMs: { asked: number; done: number } | null = null;
+    const burstStarted = Date.now();
+    const holdsOff = () =>
+      (holdsChange ??= (async () => {
+        const asked = Date.now() - burstStarted;
+        if (holdsPlan!.via === 'cli') await live.current.cli('policies', 'set', account.accountId, '--quiet-hours', 'off');
+        else await quietHoursOffByApi(() => live.url, operatorKey, account.accountId, Date.now() + 30_000);
+        holdsOffMs = { asked, done: Date.now() - burstStarted };
+        if (options.campaign === 'server-kill') await killOnce({ afterMs: holdsPlan!.killAfterMs, sameHostId: true, replaceAfterMs: 0 });
+      })());
+    const onAnswer = holdsPlan ? (answered: number) => void (answered >= holdsPlan.offAfterAnswers && holdsOff().catch(() => undefined)) : undefined;
+    const burst = runClients(plans, pauseRandoms, live, account.apiKey, 15_000, onAnswer);
     const chaos = (async () => {
       for (const kill of killPlan) await killOnce(kill);
     })();
-    const [attempts] = await Promise.all([burst, chaos]);
+    const [attempts] = await Promise.all([burst.then((answers) => ((burstMs = Date.now() - burstStarted), answers)), chaos]);
     const accepted = attempts.filter((a) => a.outcome === 'accepted');
     const acceptedIds = new Set(accepted.map((a) => a.commandId!));
     const settledOnStream = () => [...recorder!.seen.values()].filter((e) => e.type === 'command.settled' && acceptedIds.has(e.data.commandId)).length;
-    // Lease TTL for a dead holder to expire, plus time to execute and settle what it held.
-    const settleSlackMs = 2 * leaseTtlMs + 4_000;
+    // Lease TTL for a dead holder to expire, plus time to execute and settle what it held (and,
+    // with holds, for the release job's next run).
+    const settleSlackMs = 2 * leaseTtlMs + 4_000 + (holdsPlan ? HOLD_RELEASE_INTERVAL_MS : 0);
 
     // The messages' lives start once a host executes the sends (after a host kill, once the next
     // host took the lease): the kill waits for a state the platform applied and no host reported.
     await sleep(lifeKill.afterMs);
     await untilLifeEventInFlight(simDb, account.accountId, settleSlackMs, () => settledOnStream() >= acceptedIds.size);
     await killOnce({ ...lifeKill, afterMs: 0 });
+    // The change and its kill, if they are still to come (the settle wait starts after the last kill).
+    if (holdsPlan) await holdsOff();
 
     const settleBy = Date.now() + settleSlackMs;
     while (settledOnStream() < acceptedIds.size && Date.now() < settleBy) await sleep(50);
@@ -427,6 +501,8 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
       inFlightAtKills,
       unknown: attempts.filter((a) => a.outcome === 'unknown').length,
       rejected: attempts.filter((a) => a.outcome === 'rejected').map(describeRejection),
+      burstMs,
+      holdsOffMs,
       durationMs: Date.now() - started,
       dataDir,
     };
@@ -437,6 +513,39 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
     await server?.stop();
     if (!options.keep) rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * PUT /v1/admin/accounts/{id}/policies with the account's policies as they are, quiet hours off.
+ * Tried again after a network error or a 5xx (the server died or is starting): the PUT is idempotent.
+ */
+async function quietHoursOffByApi(url: () => string, operatorKey: string, accountId: string, deadline: number): Promise<void> {
+  const path = `/v1/admin/accounts/${accountId}/policies`;
+  const headers = { authorization: `Bearer ${operatorKey}` };
+  for (;;) {
+    let answer: { status: number; text: string };
+    try {
+      const current = await fetch(`${url()}${path}`, { headers });
+      answer = { status: current.status, text: await current.text() };
+      if (current.status === 200) {
+        const put = await fetch(`${url()}${path}`, {
+          method: 'PUT',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: JSON.stringify({ ...(JSON.parse(answer.text) as Record<string, unknown>), quietHours: null }),
+        });
+        answer = { status: put.status, text: await put.text() };
+        if (put.status === 200) return;
+      }
+    } catch (error) {
+      answer = { status: 0, text: networkError(error) };
+    }
+    if ((answer.status > 0 && answer.status < 500) || Date.now() > deadline) throw new Error(`turning quiet hours off: ${path} answered ${answer.status || answer.text}: ${answer.text}`);
+    await sleep(50);
+  }
+}
+
+function networkError(error: unknown): string {
+  return (error as { cause?: { code?: string } })?.cause?.code ?? (error as Error)?.message ?? String(error);
 }
 
 function describeRejection(attempt: Attempt): string {

@@ -16,6 +16,8 @@ export interface Attempt {
   outcome: 'accepted' | 'rejected' | 'unknown';
   commandId?: string;
   disposition?: string;
+  /** The command's status in the 202 body: `queued`, or `held` where a line policy holds it (an adopted retry answers the status it has now). */
+  ackStatus?: string;
   status?: number;
   error?: string;
   tries: number;
@@ -80,7 +82,7 @@ export async function perform(operation: Operation, server: { url: string }, api
       });
       const text = await response.text();
       const answer = text ? (JSON.parse(text) as Record<string, string>) : {};
-      if (response.status === 202) return { outcome: 'accepted', commandId: answer.commandId!, disposition: answer.disposition!, status: 202, tries };
+      if (response.status === 202) return { outcome: 'accepted', commandId: answer.commandId!, disposition: answer.disposition!, ackStatus: answer.status!, status: 202, tries };
       if (!RETRYABLE.has(response.status) || Date.now() > deadline) return { outcome: 'rejected', status: response.status, error: answer.error ?? '', tries };
     } catch (error) {
       const code = networkCode(error);
@@ -106,14 +108,25 @@ function request(operation: Operation): { type: string; body: unknown; headers: 
   }
 }
 
-/** Runs every client's plan at once, each client one request at a time with a short random pause. */
-export async function runClients(plans: Operation[][], pauses: Random[], server: { url: string }, apiKey: string, requestDeadlineMs: number): Promise<Attempt[]> {
+/**
+ * Runs every client's plan at once, each client one request at a time with a short random pause;
+ * `onAnswer` hears how many requests were answered so far, after each one.
+ */
+export async function runClients(
+  plans: Operation[][],
+  pauses: Random[],
+  server: { url: string },
+  apiKey: string,
+  requestDeadlineMs: number,
+  onAnswer?: (answered: number) => void,
+): Promise<Attempt[]> {
   const attempts: Attempt[] = [];
   await Promise.all(
     plans.map(async (plan, client) => {
       for (const [index, operation] of plan.entries()) {
         const result = await perform(operation, server, apiKey, Date.now() + requestDeadlineMs);
         attempts.push({ client, index, operation, ...result });
+        onAnswer?.(attempts.length);
         await sleep(pauses[client]!.int(0, 6));
       }
     }),

@@ -3,6 +3,8 @@ import { account, credential } from '../rules/rows.ts';
 import { sameHash } from '../rules/credentials.ts';
 import { policiesOf } from '../rules/policies.ts';
 import { cacheChanged } from './cache.ts';
+import { insertEvents } from './events.ts';
+import { releaseDue, wake } from './holds.ts';
 import type { PostgresDb } from './transaction.ts';
 
 export function accounts(db: PostgresDb): AccountStore {
@@ -52,12 +54,17 @@ export function accounts(db: PostgresDb): AccountStore {
     },
 
     async setPolicies(accountId, policies, at) {
-      await db.write(async (tx) => {
+      // The upsert locks the row intake locks: the release below is ordered with every hold's change.
+      const released = await db.write(async (tx) => {
         await tx`INSERT INTO line_policies (account_id, policies, updated_at) VALUES (${accountId}, ${tx.json(policies as never)}, ${at})
           ON CONFLICT (account_id) DO UPDATE SET policies = excluded.policies, updated_at = excluded.updated_at`;
         await cacheChanged(tx);
+        const events = await releaseDue(tx, accountId, policies, at);
+        if (events.length > 0) await Promise.all([insertEvents(tx, accountId, events), wake(tx, accountId)]);
+        return events.length;
       });
       db.cache.forget(`policies:${accountId}`);
+      return released;
     },
 
     createCredential(input) {

@@ -1,9 +1,10 @@
+import type { Sql } from 'postgres';
 import type { CommandRecord, HoldStore, LinePolicies, NewEvent } from '../types.ts';
 import { command } from '../rules/rows.ts';
 import { contactKeys, dueReleases, heldEvent, operatorRelease, policiesOf, rejectionCode, releasedEvent, DAY_MS, HOUR_MS, MINUTE_MS } from '../rules/policies.ts';
 import { err, ok } from '../../result.ts';
 import { insertEvents } from './events.ts';
-import { unanswered, wake } from './policies.ts';
+import { CHANNEL } from './changes.ts';
 import type { PostgresDb, Tx } from './transaction.ts';
 
 /**
@@ -129,4 +130,19 @@ export function holds(db: PostgresDb): HoldStore {
       });
     },
   };
+}
+
+/** Wakes the account's dispatch polls on every replica once the transaction commits (this one's own: its caller). */
+export async function wake(tx: Tx, accountId: string): Promise<void> {
+  const payload = `c:${accountId}`;
+  tx.announce(payload);
+  await tx`SELECT pg_notify(${CHANNEL}, ${payload})`;
+}
+
+/** The conversation's `message.send` commands since its newest inbound message, counted up to `upTo`. */
+export async function unanswered(sql: Sql, accountId: string, conversationId: string, upTo: number): Promise<number> {
+  const [row] = await sql`SELECT count(*) AS n FROM (SELECT 1 FROM commands
+    WHERE conversation_id = ${conversationId} AND type = 'message.send' AND created_at >= COALESCE((SELECT MAX(recorded_at) FROM messages
+      WHERE account_id = ${accountId} AND conversation_id = ${conversationId} AND direction = 'inbound'), 0) LIMIT ${upTo}) s`;
+  return Number(row?.n ?? 0);
 }

@@ -1,11 +1,9 @@
-import type { Sql } from 'postgres';
 import { StoreError, type AcceptResult, type NewCommand, type NewEvent } from '../types.ts';
 import { command } from '../rules/rows.ts';
 import { queued } from '../rules/commands.ts';
 import { decidePolicies, heldEvent, policiesOf, usageQuery, type PolicyUsage } from '../rules/policies.ts';
-import { CHANNEL } from './changes.ts';
 import { insertEvents } from './events.ts';
-import { releaseDue } from './holds.ts';
+import { releaseDue, unanswered, wake } from './holds.ts';
 import type { PostgresDb, Tx } from './transaction.ts';
 
 /** The key went to a command committed meanwhile: the transaction is rolled back and that command adopted. */
@@ -76,13 +74,6 @@ async function policed(tx: Tx, input: NewCommand, keyNotBefore: number): Promise
 /** `released` as AcceptResult carries it: absent when none. */
 const releasedCount = (released: number) => (released > 0 ? { released } : {});
 
-/** Wakes the account's dispatch polls on every replica once the transaction commits (this one's own: its caller). */
-export async function wake(tx: Tx, accountId: string): Promise<void> {
-  const payload = `c:${accountId}`;
-  tx.announce(payload);
-  await tx`SELECT pg_notify(${CHANNEL}, ${payload})`;
-}
-
 /** What `decidePolicies` counts for `input`, as `query` asks (null: nothing), read under the account's lock. */
 async function readUsage(tx: Tx, input: NewCommand, query: ReturnType<typeof usageQuery>): Promise<PolicyUsage> {
   if (query === null) return { participants: [], counted: [], awaiting: [], firstContacts: [], sends: [], unanswered: 0 };
@@ -106,12 +97,4 @@ async function readUsage(tx: Tx, input: NewCommand, query: ReturnType<typeof usa
     sends: sends.map((row) => Number(row.created_at)),
     unanswered: unansweredSends,
   };
-}
-
-/** The conversation's `message.send` commands since its newest inbound message, counted up to `upTo`. */
-export async function unanswered(sql: Sql, accountId: string, conversationId: string, upTo: number): Promise<number> {
-  const [row] = await sql`SELECT count(*) AS n FROM (SELECT 1 FROM commands
-    WHERE conversation_id = ${conversationId} AND type = 'message.send' AND created_at >= COALESCE((SELECT MAX(recorded_at) FROM messages
-      WHERE account_id = ${accountId} AND conversation_id = ${conversationId} AND direction = 'inbound'), 0) LIMIT ${upTo}) s`;
-  return Number(row?.n ?? 0);
 }

@@ -3,6 +3,7 @@ import { account, credential } from '../rules/rows.ts';
 import { sameHash } from '../rules/credentials.ts';
 import { policiesOf } from '../rules/policies.ts';
 import type { SqliteDb } from './transaction.ts';
+import { releaseDue } from './holds.ts';
 
 export function accounts(db: SqliteDb): AccountStore {
   return {
@@ -58,6 +59,7 @@ export function accounts(db: SqliteDb): AccountStore {
         db.sql(`INSERT INTO line_policies (account_id, policies, updated_at) VALUES (?, ?, ?)
           ON CONFLICT (account_id) DO UPDATE SET policies = excluded.policies, updated_at = excluded.updated_at`)
           .run(accountId, JSON.stringify(policies), at);
+        return releaseDue(db, accountId, policies, at);
       });
     },
 

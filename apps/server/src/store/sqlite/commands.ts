@@ -33,7 +33,8 @@ export function commands(db: SqliteDb): CommandStore {
         }
         // After adoption: a retry of a command accepted already spends nothing.
         const policy = policed ? spendPolicies(db, input) : { released: 0, hold: null };
-        if ('refusal' in policy) return { disposition: 'refused', refusal: policy.refusal, released: policy.released };
+        const released = policy.released > 0 ? { released: policy.released } : {};
+        if ('refusal' in policy) return { disposition: 'refused', refusal: policy.refusal, ...released };
         // A key past retention is forgotten: the new command takes it over.
         if (key !== null) db.sql('DELETE FROM idempotency_keys WHERE account_id = ? AND key = ?').run(input.accountId, key);
         insertCommands((t) => db.sql(t), [input]);
@@ -42,7 +43,7 @@ export function commands(db: SqliteDb): CommandStore {
             .run(input.accountId, key, input.id, input.createdAt);
         }
         if (policy.hold) writeHold(db, input, policy.hold);
-        return { ...queued(input, policy.hold), released: policy.released };
+        return { ...queued(input, policy.hold), ...released };
       });
     },
 

@@ -4,7 +4,6 @@ import { contactKeys, dueReleases, heldEvent, operatorRelease, policiesOf, rejec
 import { err, ok } from '../../result.ts';
 import type { SqliteDb } from './transaction.ts';
 import { insertEvents } from './events.ts';
-import { unanswered } from './policies.ts';
 
 /**
  * Inside a write: releases the account's quiet-hours holds `dueReleases` lets go at `now`, in the
@@ -94,4 +93,12 @@ export function holds(db: SqliteDb): HoldStore {
       });
     },
   };
+}
+
+/** The conversation's `message.send` commands since its newest inbound message, counted up to `upTo`. */
+export function unanswered(db: SqliteDb, accountId: string, conversationId: string, upTo: number): number {
+  return Number((db.sql(`SELECT count(*) AS n FROM (SELECT 1 FROM commands
+      WHERE conversation_id = ? AND type = 'message.send' AND created_at >= COALESCE((SELECT MAX(recorded_at) FROM messages
+        WHERE account_id = ? AND conversation_id = ? AND direction = 'inbound'), 0) LIMIT ?)`)
+    .get(conversationId, accountId, conversationId, upTo) as { n: number }).n);
 }

@@ -2,7 +2,7 @@ import type { NewCommand } from '../types.ts';
 import { decidePolicies, heldEvent, policiesOf, usageQuery, type Hold, type PolicyRefusal } from '../rules/policies.ts';
 import type { SqliteDb } from './transaction.ts';
 import { insertEvents } from './events.ts';
-import { releaseDue } from './holds.ts';
+import { releaseDue, unanswered } from './holds.ts';
 
 /**
  * Holds `input` to its account's line policies, inside the write that records it: SQLite has one
@@ -42,12 +42,4 @@ export function spendPolicies(db: SqliteDb, input: NewCommand): { released: numb
 export function writeHold(db: SqliteDb, input: NewCommand, hold: Hold): void {
   db.sql('UPDATE commands SET held_by = ?, held_at = ? WHERE id = ?').run(hold.policy, input.createdAt, input.id);
   insertEvents(db, input.accountId, [heldEvent(input, hold, input.createdAt)]);
-}
-
-/** The conversation's `message.send` commands since its newest inbound message, counted up to `upTo`. */
-export function unanswered(db: SqliteDb, accountId: string, conversationId: string, upTo: number): number {
-  return Number((db.sql(`SELECT count(*) AS n FROM (SELECT 1 FROM commands
-      WHERE conversation_id = ? AND type = 'message.send' AND created_at >= COALESCE((SELECT MAX(recorded_at) FROM messages
-        WHERE account_id = ? AND conversation_id = ? AND direction = 'inbound'), 0) LIMIT ?)`)
-    .get(conversationId, accountId, conversationId, upTo) as { n: number }).n);
 }
