@@ -60,7 +60,7 @@ describe('pnpm start', { timeout: 240_000 }, () => {
     // The demo's line policies are on, as the banner says, and the admin API shows them.
     const policies = await fetch(`${before.SWITCHBOARD_URL}/v1/admin/accounts/${before.SWITCHBOARD_ACCOUNT}/policies`, { headers: { authorization: `Bearer ${before.SWITCHBOARD_OPERATOR_KEY}` } });
     expect(policies.status).toBe(200);
-    expect(await policies.json()).toEqual({ newContacts: { perHour: 15, perDay: 50 }, pacing: { perMinute: 10 }, loopBreaker: { maxUnanswered: 8 } });
+    expect(await policies.json()).toEqual({ newContacts: { perHour: 15, perDay: 50 }, pacing: { perMinute: 10 }, loopBreaker: { maxUnanswered: 8 }, quietHours: null, firstContactApproval: false });
     expect(first.output()).toContain('Line policies   new contacts 15/h 50/day, 10/min per chat, loop breaker 8');
 
     // A second start on the same data directory is refused at once, naming the first and what to do instead.

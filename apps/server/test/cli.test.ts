@@ -71,14 +71,33 @@ async function takeLease(connectorKey: string, hostId: string): Promise<{ status
   return { status: res.status, body: await res.json() };
 }
 
-async function sendText(apiKey: string): Promise<{ status: number; body: any }> {
+async function sendText(apiKey: string, target: Record<string, unknown> = { kind: 'recipient', recipientExternalId: '+14155550123' }): Promise<{ status: number; body: any }> {
   const res = await fetch(`${server.url}/v1/commands/message.send`, {
     method: 'POST',
     headers: authorized(apiKey),
-    body: JSON.stringify({ target: { kind: 'recipient', recipientExternalId: '+14155550123' }, payload: { text: 'hi' } }),
+    body: JSON.stringify({ target, payload: { text: 'hi' } }),
   });
   return { status: res.status, body: await res.json() };
 }
+
+/**
+ * An account with a connector key: `lease()` has its host take (or take again) the lease just
+ * before commands are posted, since a lease not renewed expires while slow CLI runs go by.
+ */
+async function sendingAccount(prefix: string) {
+  const account = await newAccount(prefix);
+  const connector = await json('connector-keys', 'create', account.id);
+  const lease = async () => expect((await takeLease(connector.secret, `host-${account.name}`)).status).toBe(200);
+  return { ...account, lease };
+}
+
+/** A quiet-hours window around the present moment, in UTC: quiet now, and for two hours. */
+function quietNow(): string {
+  const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);
+  return `${hhmm(Date.now() - 3_600_000)}-${hhmm(Date.now() + 3_600_000)}`;
+}
+
+const noUsage = { newContacts: { lastHour: 0, lastDay: 0 }, quietHours: { quiet: false, opensAt: null }, held: { quietHours: 0, firstContactApproval: 0 } };
 
 describe('usage', () => {
   it('--help (and -h) prints the usage and exits 0', async () => {
@@ -389,15 +408,24 @@ describe('tail', () => {
 });
 
 describe('line policies', () => {
-  const off = { newContacts: null, pacing: null, loopBreaker: null };
+  const off = { newContacts: null, pacing: null, loopBreaker: null, quietHours: null, firstContactApproval: false };
+  /** `policies <account> --json`: the policies, without what they count now. */
+  const policiesOf = async (name: string) => {
+    const { usage, ...policies } = await json('policies', name);
+    expect(usage).toMatchObject({ newContacts: expect.any(Object), quietHours: expect.any(Object), held: expect.any(Object) });
+    return policies;
+  };
 
-  it('policies shows each policy as its limit or off; policies set changes only the named ones', async () => {
+  it('policies shows each policy as its limit or off, and what they count now; policies set changes only the named ones', { timeout: 120_000 }, async () => {
     const account = await newAccount('policies');
-    expect(await json('policies', account.name)).toEqual(off);
+    expect(await json('policies', account.name)).toEqual({ ...off, usage: noUsage });
     const shown = await cli('policies', account.name);
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.stdout).toMatch(/POLICY\s+LIMIT/);
-    for (const policy of ['new-contacts-per-hour', 'new-contacts-per-day', 'pacing-per-minute', 'loop-breaker']) expect(shown.stdout).toMatch(new RegExp(`${policy}\\s+off`));
+    for (const policy of ['new-contacts-per-hour', 'new-contacts-per-day', 'pacing-per-minute', 'loop-breaker', 'quiet-hours', 'first-contact-approval']) expect(shown.stdout).toMatch(new RegExp(`${policy}\\s+off`));
+    expect(shown.stdout).toMatch(/new contacts\s+0 in the last hour, 0 in the last day/);
+    expect(shown.stdout).toMatch(/quiet hours\s+not quiet now/);
+    expect(shown.stdout).toMatch(/held\s+nothing/);
 
     expect(await json('policies', 'set', account.name, '--pacing-per-minute', '10', '--new-contacts-per-day', '50')).toEqual({
       ...off, newContacts: { perHour: null, perDay: 50 }, pacing: { perMinute: 10 },
@@ -410,14 +438,14 @@ describe('line policies', () => {
     expect(set.stdout).toMatch(/new-contacts-per-day\s+50/);
     expect(set.stdout).toMatch(/pacing-per-minute\s+10/);
     expect(set.stdout).toMatch(/loop-breaker\s+8/);
-    const all = { newContacts: { perHour: 15, perDay: 50 }, pacing: { perMinute: 10 }, loopBreaker: { maxUnanswered: 8 } };
-    expect(await json('policies', account.name)).toEqual(all);
+    const all = { ...off, newContacts: { perHour: 15, perDay: 50 }, pacing: { perMinute: 10 }, loopBreaker: { maxUnanswered: 8 } };
+    expect(await policiesOf(account.name)).toEqual(all);
     // "off" turns one off; both windows off turns the new-contact budget off.
     expect(await json('policies', 'set', account.name, '--pacing-per-minute', 'off')).toEqual({ ...all, pacing: null });
     expect(await json('policies', 'set', account.name, '--new-contacts-per-hour', 'off', '--new-contacts-per-day', 'off')).toEqual({ ...all, newContacts: null, pacing: null });
   });
 
-  it('a limit that is not a whole number of at least 1, no policy named, or a limit over the maximum: exit 2 with a clear message, nothing changes', async () => {
+  it('a limit that is not a whole number of at least 1, no policy named, or a limit over the maximum: exit 2 with a clear message, nothing changes', { timeout: 120_000 }, async () => {
     const account = await newAccount('policies-usage');
     await json('policies', 'set', account.name, '--loop-breaker', '8');
     const cases: [string[], string, string][] = [
@@ -442,7 +470,135 @@ describe('line policies', () => {
     const human = await cli('policies', 'set', account.name, '--pacing-per-minute', '0');
     expect(human.stderr).toContain('error: --pacing-per-minute takes a whole number of at least 1');
     expect(human.stderr).toContain('switchboard --help');
-    expect(await json('policies', account.name)).toEqual({ ...off, loopBreaker: { maxUnanswered: 8 } });
+    expect(await policiesOf(account.name)).toEqual({ ...off, loopBreaker: { maxUnanswered: 8 } });
+  });
+
+  it('policies set turns quiet hours (with time zones) and first-contact approval on and off, keeping the others', { timeout: 120_000 }, async () => {
+    const account = await newAccount('hold-policies');
+    const [dm, group] = ['0190a5c2-7d1e-7c3a-9f00-5b1d2e3f4a5b', '0190a5c2-7d1e-7c3a-9f00-5b1d2e3f4a5c'];
+    await json('policies', 'set', account.name, '--loop-breaker', '8');
+    const set = await cli('policies', 'set', account.name, '--quiet-hours', '21:00-08:00', '--time-zone', 'Europe/Paris', '--conversation-time-zone', `${dm}=America/New_York`,
+      '--conversation-time-zone', `${group.toUpperCase()}=Asia/Tokyo`, '--first-contact-approval', 'on');
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout).toMatch(/quiet-hours\s+21:00-08:00 Europe\/Paris/);
+    expect(set.stdout).toMatch(/first-contact-approval\s+on/);
+    expect(set.stdout).toMatch(/loop-breaker\s+8/);
+    expect(set.stdout).toContain(`${dm}  America/New_York`);
+    const held = { ...off, loopBreaker: { maxUnanswered: 8 }, quietHours: { from: '21:00', until: '08:00', timeZone: 'Europe/Paris', conversationTimeZones: { [dm]: 'America/New_York', [group]: 'Asia/Tokyo' } }, firstContactApproval: true };
+    expect(await policiesOf(account.name)).toEqual(held);
+    // A limit changed keeps the hold policies; the window, the zone and a conversation's zone change alone.
+    expect(await json('policies', 'set', account.name, '--pacing-per-minute', '10')).toEqual({ ...held, pacing: { perMinute: 10 } });
+    expect(await json('policies', 'set', account.name, '--quiet-hours', '22:30-07:00', '--conversation-time-zone', `${group}=off`)).toEqual({
+      ...held, pacing: { perMinute: 10 }, quietHours: { from: '22:30', until: '07:00', timeZone: 'Europe/Paris', conversationTimeZones: { [dm]: 'America/New_York' } },
+    });
+    expect(await json('policies', 'set', account.name, '--time-zone', 'UTC', '--first-contact-approval', 'off')).toEqual({
+      ...held, pacing: { perMinute: 10 }, quietHours: { from: '22:30', until: '07:00', timeZone: 'UTC', conversationTimeZones: { [dm]: 'America/New_York' } }, firstContactApproval: false,
+    });
+    expect(await json('policies', 'set', account.name, '--quiet-hours', 'off')).toEqual({ ...off, loopBreaker: { maxUnanswered: 8 }, pacing: { perMinute: 10 } });
+  });
+
+  it('a hold option that does not fit: exit 2 with a clear message, nothing changes', { timeout: 120_000 }, async () => {
+    const account = await newAccount('hold-usage');
+    const cases: [string[], string, string][] = [
+      [['policies', 'set', account.name, '--quiet-hours', '9-17', '--time-zone', 'UTC'], 'usage', '--quiet-hours takes a window from-until in 24-hour local time'],
+      [['policies', 'set', account.name, '--quiet-hours', '21:00-08:00'], 'usage', '--quiet-hours needs --time-zone the first time'],
+      [['policies', 'set', account.name, '--time-zone', 'UTC'], 'usage', '--time-zone and --conversation-time-zone need quiet hours on'],
+      [['policies', 'set', account.name, '--quiet-hours', '21:00-08:00', '--time-zone', 'Mars/Olympus'], 'invalid_body', 'quietHours.timeZone'],
+      [['policies', 'set', account.name, '--quiet-hours', '08:00-08:00', '--time-zone', 'UTC'], 'invalid_body', 'from and until are the same time'],
+      [['policies', 'set', account.name, '--quiet-hours', '21:00-08:00', '--time-zone', 'UTC', '--conversation-time-zone', 'dm=UTC'], 'usage', '--conversation-time-zone takes <conversationId>=<time zone>'],
+      [['policies', 'set', account.name, '--first-contact-approval', 'yes'], 'usage', '--first-contact-approval takes on or off'],
+      [['policies', account.name, '--first-contact-approval', 'on'], 'usage', 'belongs to: switchboard policies set'],
+      [['policies', account.name, '--conversation', 'dm'], 'usage', '--conversation takes a conversation id'],
+      [['held', account.name, '--reason', 'no'], 'usage', '--reason belongs to: switchboard reject'],
+      [['held'], 'usage', 'name an account'],
+      [['held', 'nobody-here'], 'account_not_found', 'no account "nobody-here"'],
+      [['release'], 'usage', 'release <commandId>'],
+      [['reject'], 'usage', 'reject <commandId>'],
+      [['release', 'a', 'b'], 'usage', 'release takes one command id'],
+      [['release', 'not-a-command'], 'command_not_found', 'no command "not-a-command"'],
+      [['reject', '0190a5c2-7d1e-7c3a-9f00-5b1d2e3f4a5b'], 'command_not_found', 'no command "0190a5c2-7d1e-7c3a-9f00-5b1d2e3f4a5b"'],
+    ];
+    const runs = await Promise.all(cases.map(([args]) => cli(...args, '--json')));
+    for (const [i, run] of runs.entries()) {
+      const [args, code, message] = cases[i]!;
+      expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(JSON.parse(run.stderr), args.join(' ')).toEqual({ error: code, message: expect.stringContaining(message) });
+    }
+    expect(await policiesOf(account.name)).toEqual(off);
+  });
+
+  it('first-contact approval: held lists the held first contacts, release lets one go, reject settles one failed; a command not held is command_not_held', { timeout: 120_000 }, async () => {
+    const account = await sendingAccount('approval');
+    await json('policies', 'set', account.name, '--first-contact-approval', 'on');
+    await account.lease();
+    const first = await sendText(account.apiKey, { kind: 'recipient', recipientExternalId: '+14155550181' });
+    const second = await sendText(account.apiKey, { kind: 'recipient', recipientExternalId: 'stranger@example.com' });
+    for (const sent of [first, second]) {
+      expect(sent.status).toBe(202);
+      expect(sent.body).toMatchObject({ status: 'held' });
+    }
+
+    const held = await json<any[]>('held', account.name);
+    expect(held.map((c) => c.commandId)).toEqual([second.body.commandId, first.body.commandId]);
+    expect(held[0]).toMatchObject({ accountId: account.id, type: 'message.send', status: 'held', heldBy: 'firstContactApproval', target: { kind: 'recipient', recipientExternalId: 'stranger@example.com' } });
+    const listed = await cli('held', account.name);
+    expect(listed.stdout).toMatch(/^ID\s+TYPE\s+HELD BY\s+TARGET\s+ACCEPTED/);
+    expect(listed.stdout).toMatch(new RegExp(`${first.body.commandId}\\s+message.send\\s+first-contact-approval\\s+to \\+14155550181\\s+\\d{4}-`));
+    expect((await json('policies', account.name)).usage).toEqual({ ...noUsage, newContacts: { lastHour: 2, lastDay: 2 }, held: { quietHours: 0, firstContactApproval: 2 } });
+    expect((await cli('policies', account.name)).stdout).toMatch(/held\s+0 by quiet hours, 2 by first-contact approval \(switchboard held /);
+
+    const released = await cli('release', first.body.commandId);
+    expect(released.code, released.stderr).toBe(0);
+    expect(released.stdout).toContain(`released ${first.body.commandId} (message.send): queued`);
+    const command = await (await fetch(`${server.url}/v1/commands/${first.body.commandId}`, { headers: authorized(account.apiKey) })).json() as any;
+    expect(command).toMatchObject({ heldBy: null, history: [{ status: 'held' }, { status: 'queued' }] });
+    expect(command.status).not.toBe('held');
+
+    const rejected = await json('reject', second.body.commandId, '--reason', 'not a customer');
+    expect(rejected.command).toMatchObject({ commandId: second.body.commandId, status: 'failed', errorCode: 'first_contact_rejected', errorMessage: expect.stringContaining('not a customer'), heldBy: null });
+    expect(rejected.timeline.map((step: any) => step.kind)).toEqual(expect.arrayContaining(['accepted', 'held', 'settled']));
+    expect(await json('held', account.name)).toEqual([]);
+    expect((await cli('held', account.name)).stdout).toContain(`${account.name} has no held commands`);
+    // The rejected first contact gave its unit back.
+    expect((await json('policies', account.name)).usage).toMatchObject({ newContacts: { lastHour: 1, lastDay: 1 }, held: { quietHours: 0, firstContactApproval: 0 } });
+
+    for (const [verb, id] of [['release', first.body.commandId], ['reject', second.body.commandId]]) {
+      const again = await cli(verb!, id!, '--json');
+      expect(again.code, again.stderr).toBe(2);
+      expect(JSON.parse(again.stderr)).toEqual({ error: 'command_not_held', message: expect.stringContaining(`command ${id} is not held`) });
+    }
+    const human = await cli('release', first.body.commandId);
+    expect(human.stderr).toContain('error: command');
+    expect(human.stderr).toContain('is not held');
+  });
+
+  it('quiet hours: policies says it is quiet and until when; a held command is rejected as quiet_hours_rejected', { timeout: 120_000 }, async () => {
+    const account = await sendingAccount('quiet');
+    await json('policies', 'set', account.name, '--quiet-hours', quietNow(), '--time-zone', 'UTC');
+    await account.lease();
+    const sent = await sendText(account.apiKey);
+    expect(sent.status).toBe(202);
+    expect(sent.body).toMatchObject({ status: 'held' });
+    const { usage } = await json('policies', account.name);
+    expect(usage.quietHours).toEqual({ quiet: true, opensAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:00\.000Z$/) });
+    expect(Date.parse(usage.quietHours.opensAt) - Date.now()).toBeGreaterThan(3_000_000);
+    expect(usage.held).toEqual({ quietHours: 1, firstContactApproval: 0 });
+    expect((await cli('policies', account.name)).stdout).toMatch(new RegExp(`quiet hours\\s+quiet now, opens at ${usage.quietHours.opensAt}`));
+    expect((await json<any[]>('held', account.name)).map((c) => [c.commandId, c.heldBy])).toEqual([[sent.body.commandId, 'quietHours']]);
+    const rejected = await cli('reject', sent.body.commandId);
+    expect(rejected.code, rejected.stderr).toBe(0);
+    expect(rejected.stdout).toContain(`rejected ${sent.body.commandId} (message.send): failed quiet_hours_rejected; nothing was sent`);
+    const command = await (await fetch(`${server.url}/v1/commands/${sent.body.commandId}`, { headers: authorized(account.apiKey) })).json() as any;
+    expect(command).toMatchObject({ status: 'failed', errorCode: 'quiet_hours_rejected', errorMessage: 'rejected by an operator' });
+  });
+
+  it('policies --conversation adds what pacing and the loop breaker count for that conversation', { timeout: 120_000 }, async () => {
+    const account = await newAccount('usage-conversation');
+    const conversationId = '0190a5c2-7d1e-7c3a-9f00-5b1d2e3f4a5b';
+    const { usage } = await json('policies', account.name, '--conversation', conversationId);
+    expect(usage).toEqual({ ...noUsage, conversation: { conversationId, sendsLastMinute: 0, unanswered: 0 } });
+    expect((await cli('policies', account.name, '--conversation', conversationId)).stdout).toMatch(new RegExp(`conversation\\s+${conversationId}: 0 sends in the last minute, 0 in a row with no reply`));
   });
 });
 
@@ -483,7 +639,7 @@ describe('remote mode (--url, with an operator key)', () => {
     expect(bad.stderr).toContain('--role is full or read-only');
   });
 
-  it('does what the direct mode does, with the same output, through the admin API', async () => {
+  it('does what the direct mode does, with the same output, through the admin API', { timeout: 120_000 }, async () => {
     const name = uniqueName('remote');
     const created = await remoteJson(full.secret, 'accounts', 'create', name);
     expect(created).toMatchObject({ name, outboundPaused: false });
@@ -502,6 +658,8 @@ describe('remote mode (--url, with an operator key)', () => {
     await remoteJson(full.secret, 'pause', name);
     expect((await sendText(apiKey.secret)).body.error).toBe('outbound_paused');
     await remoteJson(full.secret, 'resume', name);
+    // The lease is not renewed here: on a slow machine it may have expired since; the host takes it again.
+    expect((await takeLease(connectorKey.secret, 'remote-host')).status).toBe(200);
     expect((await sendText(apiKey.secret)).status).toBe(202);
 
     expect((await remoteJson<any[]>(full.secret, 'keys', 'list', name)).map((k) => k.kind).sort()).toEqual(['account', 'connector']);
@@ -511,7 +669,7 @@ describe('remote mode (--url, with an operator key)', () => {
     // Line policies: the same merge through the admin API, the same output as the direct mode.
     await remoteJson(full.secret, 'policies', 'set', name, '--pacing-per-minute', '10');
     const policies = await remoteJson(full.secret, 'policies', 'set', name, '--loop-breaker', '8');
-    expect(policies).toEqual({ newContacts: null, pacing: { perMinute: 10 }, loopBreaker: { maxUnanswered: 8 } });
+    expect(policies).toEqual({ newContacts: null, pacing: { perMinute: 10 }, loopBreaker: { maxUnanswered: 8 }, quietHours: null, firstContactApproval: false });
     expect(await remoteJson(full.secret, 'policies', name)).toEqual(await json('policies', name));
     expect((await remote(full.secret, 'policies', name)).stdout).toBe((await cli('policies', name)).stdout);
 
@@ -521,6 +679,48 @@ describe('remote mode (--url, with an operator key)', () => {
     const mine = audit.records.filter((r) => r.accountId === created.id).map((r) => [r.action, r.operatorKeyId]);
     expect(mine).toEqual([
       ['account.pause', null], ['account.policies', full.id], ['account.policies', full.id], ['key.revoke', full.id], ['account.resume', full.id], ['account.pause', full.id], ['key.create', full.id], ['key.create', full.id], ['account.create', full.id],
+    ]);
+  });
+
+  it('hold policies, held, release and reject: the same through the admin API, each change audited under the key', { timeout: 120_000 }, async () => {
+    const account = await sendingAccount('remote-holds');
+    const set = await remoteJson(full.secret, 'policies', 'set', account.name, '--first-contact-approval', 'on', '--quiet-hours', '21:00-08:00', '--time-zone', 'Europe/Paris');
+    expect(set).toMatchObject({ firstContactApproval: true, quietHours: { from: '21:00', until: '08:00', timeZone: 'Europe/Paris', conversationTimeZones: {} } });
+    // Quiet hours off again, so only first-contact approval holds (whatever the time of day).
+    await remoteJson(full.secret, 'policies', 'set', account.name, '--quiet-hours', 'off');
+    await account.lease();
+    const [first, second] = [await sendText(account.apiKey, { kind: 'recipient', recipientExternalId: '+14155550191' }), await sendText(account.apiKey, { kind: 'recipient', recipientExternalId: '+14155550192' })];
+    expect([first.body.status, second.body.status]).toEqual(['held', 'held']);
+
+    const [direct, viaApi] = await Promise.all([json<any[]>('held', account.name), remoteJson<any[]>(full.secret, 'held', account.name)]);
+    expect(viaApi).toEqual(direct);
+    expect(viaApi.map((c) => c.commandId)).toEqual([second.body.commandId, first.body.commandId]);
+    expect((await remote(full.secret, 'held', account.name)).stdout).toBe((await cli('held', account.name)).stdout);
+    const usage = (await remoteJson(readOnly.secret, 'policies', account.name)).usage;
+    expect(usage.held).toEqual({ quietHours: 0, firstContactApproval: 2 });
+
+    // A read-only key sees them, and may not release or reject.
+    expect(await remoteJson(readOnly.secret, 'held', account.name)).toHaveLength(2);
+    for (const verb of ['release', 'reject']) {
+      const refused = await remote(readOnly.secret, verb, first.body.commandId, '--json');
+      expect(refused.code).toBe(1);
+      expect(JSON.parse(refused.stderr).error).toBe('forbidden');
+    }
+
+    const released = await remoteJson(full.secret, 'release', first.body.commandId);
+    expect(released.command).toMatchObject({ commandId: first.body.commandId, heldBy: null });
+    expect(released.command.status).not.toBe('held');
+    expect(released.timeline.map((step: any) => step.kind)).toEqual(expect.arrayContaining(['accepted', 'held', 'released']));
+    const rejected = await remoteJson(full.secret, 'reject', second.body.commandId, '--reason', 'wrong number');
+    expect(rejected.command).toMatchObject({ status: 'failed', errorCode: 'first_contact_rejected', errorMessage: expect.stringContaining('wrong number') });
+    const withoutReason = await remote(full.secret, 'reject', first.body.commandId, '--json');
+    expect(withoutReason.code).toBe(2);
+    expect(JSON.parse(withoutReason.stderr)).toEqual({ error: 'command_not_held', message: expect.stringContaining('is not held') });
+    expect(await remoteJson(full.secret, 'held', account.name)).toEqual([]);
+
+    const audit = (await (await fetch(`${server.url}/v1/admin/audit?limit=20`, { headers: { authorization: `Bearer ${full.secret}` } })).json()) as { records: any[] };
+    expect(audit.records.filter((r) => r.accountId === account.id && r.action.startsWith('command.')).map((r) => [r.action, r.subject, r.operatorKeyId])).toEqual([
+      ['command.reject', second.body.commandId, full.id], ['command.release', first.body.commandId, full.id],
     ]);
   });
 
@@ -545,7 +745,7 @@ describe('remote mode (--url, with an operator key)', () => {
     expect(child.exitCode).toBe(0);
   });
 
-  it('says what is wrong: no key, a wrong key, a read-only key asked to change, no server, migrate, a name that is not there', async () => {
+  it('says what is wrong: no key, a wrong key, a read-only key asked to change, no server, migrate, a name that is not there', { timeout: 120_000 }, async () => {
     const cases: [string | undefined, string[], string, number][] = [
       [undefined, ['accounts', 'list'], 'usage', 2],
       ['sbo_not-a-key', ['accounts', 'list'], 'unauthenticated', 1],
@@ -555,6 +755,10 @@ describe('remote mode (--url, with an operator key)', () => {
       [full.secret, ['keys', 'revoke', 'no-such-key'], 'key_not_found', 2],
       [full.secret, ['accounts', 'create', 'has spaces'], 'invalid_body', 2],
       [full.secret, ['policies', 'set', 'nobody-here', '--loop-breaker', '3'], 'account_not_found', 2],
+      [full.secret, ['policies', 'set', 'nobody-here', '--quiet-hours', '25:00-08:00'], 'usage', 2],
+      [full.secret, ['held', 'nobody-here'], 'account_not_found', 2],
+      [full.secret, ['release', '0190a5c2-7d1e-7c3a-9f00-5b1d2e3f4a5b'], 'command_not_found', 2],
+      [full.secret, ['reject', 'not-a-command', '--reason', 'no'], 'command_not_found', 2],
     ];
     const runs = await Promise.all(cases.map(([key, args]) => remote(key, ...args, '--json')));
     for (const [i, run] of runs.entries()) {
@@ -565,7 +769,7 @@ describe('remote mode (--url, with an operator key)', () => {
     // A read-only key reads, line policies too.
     expect((await remoteJson<any[]>(readOnly.secret, 'accounts', 'list')).length).toBeGreaterThan(0);
     const account = await newAccount('remote-ro-policies');
-    expect(await remoteJson(readOnly.secret, 'policies', account.name)).toEqual({ newContacts: null, pacing: null, loopBreaker: null });
+    expect(await remoteJson(readOnly.secret, 'policies', account.name)).toEqual({ newContacts: null, pacing: null, loopBreaker: null, quietHours: null, firstContactApproval: false, usage: noUsage });
     const refused = await remote(readOnly.secret, 'policies', 'set', account.name, '--loop-breaker', '3', '--json');
     expect(refused.code).toBe(1);
     expect(JSON.parse(refused.stderr).error).toBe('forbidden');

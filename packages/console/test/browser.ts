@@ -3,7 +3,7 @@
 // executing commands and a webhook receiver on loopback. Each page's main flow is driven as an
 // operator would (sign in, overview, pause and resume an account, a failed command's reason, the
 // live stream, a webhook endpoint's attempts and a resend, keys, line policies and a send over
-// one, a read-only key, a revoked key),
+// one, held first contacts released and rejected, a read-only key, a revoked key),
 // axe-core checks every page (serious and critical violations fail), and nothing the page's policy
 // refuses may be asked for. Screenshots go to a temp folder (printed); `--docs` also copies them
 // to docs/console/. Run by CI after docs:check; the test command needs no browser.
@@ -332,11 +332,10 @@ try {
     await page.waitForSelector('dialog[open]', { hidden: true });
     await text(page, 'Saved: the next command is held to these policies.');
     await page.waitForFunction(() => [...document.querySelectorAll('tr.policy')].some((row) => row.textContent!.includes('Pacing') && row.textContent!.includes('on') && row.textContent!.includes('3 messages per conversation per minute')));
-    await text(page, '1 of 4 on');
+    await text(page, '1 of 6 on');
     const stored = await api(base, operatorKey, 'GET', `/v1/admin/accounts/${account.id}/policies`);
-    if (JSON.stringify(stored) !== JSON.stringify({ newContacts: null, pacing: { perMinute: 3 }, loopBreaker: null })) throw new Error(`the server holds ${JSON.stringify(stored)}`);
+    if (JSON.stringify(stored) !== JSON.stringify({ newContacts: null, pacing: { perMinute: 3 }, loopBreaker: null, quietHours: null, firstContactApproval: false })) throw new Error(`the server holds ${JSON.stringify(stored)}`);
     await checkAccessibility(page, 'account (line policies)');
-    await shoot(page, 'account-policies');
     // Sends to the conversation this minute count already; within four, one is over the limit.
     let refused: { status: number; body: any } | undefined;
     for (let i = 0; i < 4 && !refused; i++) {
@@ -351,6 +350,86 @@ try {
     await page.keyboard.press('Backspace');
     await confirmWith(page, 'Save policies…', 'Save policies');
     await text(page, 'all off');
+  });
+
+  // Three first contacts, held for approval: one is released, one rejected, one left waiting (for the read-only key).
+  const firstContacts: Array<{ commandId: string }> = [];
+  await step('line policies: quiet hours and first-contact approval set in the form; first contacts are held, and the usage counts them', async () => {
+    const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);
+    // A window that is not now, so only first-contact approval holds.
+    await page.locator('#policy-quiet-from').fill(hhmm(Date.now() + 2 * 3_600_000));
+    await page.locator('#policy-quiet-until').fill(hhmm(Date.now() + 3 * 3_600_000));
+    await page.locator('#policy-quiet-zone').fill('UTC');
+    await page.locator('#policy-approval').fill('on');
+    await button(page, 'Save policies…').click();
+    await page.waitForSelector('dialog[open]');
+    await text(page, 'first-contact approval on');
+    await page.locator('dialog[open] ::-p-aria([name="Save policies"][role="button"])').click();
+    await page.waitForSelector('dialog[open]', { hidden: true });
+    await text(page, '2 of 6 on');
+    const stored = await api(base, operatorKey, 'GET', `/v1/admin/accounts/${account.id}/policies`);
+    if (stored.quietHours?.timeZone !== 'UTC' || stored.firstContactApproval !== true) throw new Error(`the server holds ${JSON.stringify(stored)}`);
+    for (const [to, words] of [
+      ['+14155550150', 'Hello from Acme! Your order #1042 has shipped.'],
+      ['+14155550151', 'Hi, this is Acme support following up on your ticket.'],
+      ['newcustomer@example.com', 'Welcome to Acme! Reply STOP to opt out.'],
+    ] as const) {
+      const held = await post({ target: { kind: 'recipient', recipientExternalId: to }, payload: { text: words } });
+      if (held.status !== 'held') throw new Error(`a first contact was accepted as ${held.status}`);
+      firstContacts.push(held);
+    }
+    // Someone the line talked to before is no first contact: it goes out.
+    const known = await post({ target: { kind: 'conversation', conversationId: conversation }, payload: { text: 'Not held: we talked before' } });
+    await until('the known contact\'s send to succeed', async () => (await api(base, apiKey, 'GET', `/v1/commands/${known.commandId}`)).status === 'succeeded');
+    await page.reload({ waitUntil: 'networkidle0' });
+    await text(page, '0 by quiet hours, 3 for approval');
+    await checkAccessibility(page, 'account (line policies with holds)');
+    await shoot(page, 'account-policies');
+  });
+
+  await step('held commands: listed with what they would send; release one with a confirmation, reject one with a reason', async () => {
+    const [released, rejected] = firstContacts;
+    await link(page, 'Held commands').click();
+    await text(page, 'Accepted, not sent');
+    await page.waitForFunction(() => document.querySelectorAll('tr.held').length === 3);
+    await text(page, 'Hello from Acme! Your order #1042 has shipped.');
+    await checkAccessibility(page, 'account (held commands)');
+    await shoot(page, 'account-held');
+    await confirmWith(page, `Release command ${released!.commandId}`, 'Release command');
+    await text(page, `Released ${released!.commandId.slice(0, 8)}…: it goes to the connector host.`);
+    await until('the released first contact to be sent', async () => (await api(base, apiKey, 'GET', `/v1/commands/${released!.commandId}`)).status === 'succeeded');
+    await button(page, `Reject command ${rejected!.commandId}`).click();
+    await page.locator('#reject-reason').fill('Not one of our customers');
+    await checkAccessibility(page, 'account (held commands, rejecting one)');
+    await page.locator('form.reject-form ::-p-aria([name="Reject command"][role="button"])').click();
+    await text(page, `Rejected ${rejected!.commandId.slice(0, 8)}…`);
+    const settled = await api(base, apiKey, 'GET', `/v1/commands/${rejected!.commandId}`);
+    if (settled.status !== 'failed' || settled.errorCode !== 'first_contact_rejected' || !settled.errorMessage?.includes('Not one of our customers')) throw new Error(`the rejected command reads ${JSON.stringify(settled)}`);
+    await page.waitForFunction(() => document.querySelectorAll('tr.held').length === 1);
+  });
+
+  await step('command: a held command says what holds it; a released one shows held and released in its timeline', async () => {
+    await page.goto(`${console_}/commands/${firstContacts[2]!.commandId}`, { waitUntil: 'networkidle0' });
+    await text(page, 'Held by first-contact approval');
+    await checkAccessibility(page, 'command (held)');
+    await shoot(page, 'command-held');
+    await page.goto(`${console_}/commands/${firstContacts[0]!.commandId}`, { waitUntil: 'networkidle0' });
+    await page.waitForFunction(() => {
+      const kinds = [...document.querySelectorAll('.timeline .badge')].map((badge) => badge.textContent);
+      return ['accepted', 'held', 'released', 'dispatched', 'sent', 'settled'].every((kind) => kinds.includes(kind));
+    });
+    await checkAccessibility(page, 'command (released)');
+    await shoot(page, 'command-released');
+  });
+
+  await step('line policies: the hold policies off again in the form; the first contact still held keeps waiting', async () => {
+    await page.goto(`${console_}/accounts/${account.id}/policies`, { waitUntil: 'networkidle0' });
+    await page.locator('#policy-quiet-from').fill('');
+    await page.locator('#policy-quiet-until').fill('');
+    await page.locator('#policy-approval').fill('');
+    await confirmWith(page, 'Save policies…', 'Save policies');
+    await text(page, 'all off');
+    if ((await api(base, apiKey, 'GET', `/v1/commands/${firstContacts[2]!.commandId}`)).status !== 'held') throw new Error('turning approval off released a held first contact');
   });
 
   await step('webhooks: the attempts log shows each response; resend one attempt and see the new one', async () => {
@@ -413,6 +492,8 @@ try {
     await page.goto(`${console_}/audit`, { waitUntil: 'networkidle0' });
     await text(page, 'account.pause');
     await text(page, 'webhook_endpoint.resend');
+    await text(page, 'command.release');
+    await text(page, 'command.reject');
     await checkAccessibility(page, 'audit log');
     await shoot(page, 'audit');
   });
@@ -431,6 +512,11 @@ try {
     await viewer.page.goto(`${console_}/accounts/${account.id}/policies`, { waitUntil: 'networkidle0' });
     await text(viewer.page, 'A full operator key can change them.');
     if (await viewer.page.$('::-p-aria([name="Save policies…"][role="button"])')) throw new Error('a read-only key is offered Save policies');
+    await viewer.page.goto(`${console_}/accounts/${account.id}/held`, { waitUntil: 'networkidle0' });
+    await text(viewer.page, 'A full operator key can release or reject them.');
+    await viewer.page.waitForFunction(() => document.querySelectorAll('tr.held').length === 1);
+    if (await viewer.page.$('tr.held button')) throw new Error('a read-only key is offered Release or Reject');
+    await checkAccessibility(viewer.page, 'account (held commands, read-only)');
     await viewer.page.goto(`${console_}/accounts/${account.id}/keys`, { waitUntil: 'networkidle0' });
     await shoot(viewer.page, 'read-only');
     // Revoked while signed in: the next request answers 401 and the console returns to sign-in.
@@ -449,6 +535,8 @@ try {
     for (const [name, path] of [
       ['phone-overview', '/'],
       ['phone-account', `/accounts/${account.id}`],
+      ['phone-held', `/accounts/${account.id}/held`],
+      ['phone-policies', `/accounts/${account.id}/policies`],
       ['phone-command', `/commands/${unreachable.commandId}`],
       ['phone-webhook-endpoint', `/accounts/${account.id}/webhooks/${endpoint.id}`],
     ] as const) {
@@ -493,7 +581,7 @@ console.log(`\nscreenshots: ${shots}`);
 if (toDocs) {
   const docs = join(root, 'docs/console');
   mkdirSync(docs, { recursive: true });
-  for (const name of ['overview', 'account', 'account-policies', 'command-failed', 'stream', 'webhook-endpoint', 'operator-keys']) {
+  for (const name of ['overview', 'account', 'account-policies', 'account-held', 'command-failed', 'stream', 'webhook-endpoint', 'operator-keys']) {
     try {
       copyFileSync(join(shots, `${name}.png`), join(docs, `${name}.png`));
     } catch {

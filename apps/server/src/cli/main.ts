@@ -9,7 +9,8 @@ import { remoteOperator } from './remote.ts';
 import { OperatorError, type Account, type Operator } from './operator.ts';
 import { webhooksCommand } from './webhooks.ts';
 import { tailCommand } from './tail.ts';
-import { policiesCommand, policyLimit, POLICY_OPTIONS, type PolicyOption } from './policies.ts';
+import { HOLD_OPTIONS, policiesCommand, policyChanges, POLICY_OPTIONS, type PolicyArguments } from './policies.ts';
+import { heldCommand, rejectCommand, releaseCommand } from './holds.ts';
 import { paint, table, UsageError } from './format.ts';
 
 const HELP = `switchboard: operate a Switchboard service
@@ -31,10 +32,29 @@ Usage: switchboard <command> [arguments] [--data-dir DIR | --url URL] [--json]
   pause <account> | pause --all          pause outbound sending (commands answer 503 outbound_paused)
   resume <account> | resume --all        resume outbound sending
   hosts                                  list connector hosts and their leases
-  policies <account>                     show the account's line policies (each limit, or off)
+  policies <account> [--conversation ID]
+                                         show the account's line policies (each setting, or off)
+                                         and what they count now: new contacts, whether quiet
+                                         hours hold commands and until when, the commands held
+                                         (with --conversation, that conversation's sends too)
   policies set <account> [--new-contacts-per-hour N|off] [--new-contacts-per-day N|off]
       [--pacing-per-minute N|off] [--loop-breaker N|off]
-                                         change the named line policies, keep the others
+      [--quiet-hours HH:MM-HH:MM|off] [--time-zone ZONE]
+      [--conversation-time-zone <conversationId>=ZONE|off]...
+      [--first-contact-approval on|off]
+                                         change the named line policies, keep the others. Quiet
+                                         hours hold every command from the first time until the
+                                         second (local time, in --time-zone, an IANA name such as
+                                         Europe/Paris; a conversation may have its own zone,
+                                         repeat the option for each); first-contact approval
+                                         holds a first message to a new address for an operator
+  held <account>                         list the commands a line policy holds (id, type, policy,
+                                         target, accepted at)
+  release <commandId>                    let a held command go out now (a first contact approved
+                                         during quiet hours waits for the window)
+  reject <commandId> [--reason TEXT]     settle a held command failed (first_contact_rejected or
+                                         quiet_hours_rejected, with the reason as its message);
+                                         nothing is sent
   tail <account> [--after ID|now]        follow the account's response stream (from its start,
                                          after an event id, or from now on)
   webhooks list <account>                list the account's webhook endpoints (state, cursor, backlog)
@@ -55,13 +75,16 @@ Examples:
   switchboard accounts create acme
   switchboard keys create acme --label "support bot"
   switchboard policies set acme --pacing-per-minute 10 --loop-breaker off
+  switchboard policies set acme --quiet-hours 21:00-08:00 --time-zone Europe/Paris
+  switchboard reject 0190a5c2-7d1e-7c3a-9f00-5b1d2e3f4a5b --reason "not a customer"
   SWITCHBOARD_OPERATOR_KEY=sbo_... switchboard hosts --url https://switchboard.example
 
 Exit status: 0 done; 2 the command line is wrong, or names something that does not exist (or
 already does); 1 anything else failed (the store, the server, the configuration, the key). With
 --json an error is one JSON object on stderr, {"error":"<code>","message":"..."}: usage,
 invalid_body, account_not_found, account_exists, key_not_found, webhook_endpoint_not_found,
-config_invalid, store_failed, unreachable, unauthenticated, forbidden, internal.`;
+command_not_found, command_not_held (exit 2), config_invalid, store_failed, unreachable,
+unauthenticated, forbidden, internal (exit 1).`;
 
 const SUBCOMMANDS = ['accounts', 'keys', 'connector-keys', 'operator-keys', 'webhooks'];
 
@@ -97,7 +120,13 @@ function parse(argv: string[]) {
         role: { type: 'string', default: 'full' },
         all: { type: 'boolean', default: false },
         after: { type: 'string', default: '0' },
-        ...Object.fromEntries(POLICY_OPTIONS.map((o) => [o, { type: 'string' as const }])) as Record<PolicyOption, { type: 'string' }>,
+        reason: { type: 'string' },
+        conversation: { type: 'string' },
+        ...Object.fromEntries(POLICY_OPTIONS.map((o) => [o, { type: 'string' as const }])) as Record<(typeof POLICY_OPTIONS)[number], { type: 'string' }>,
+        'quiet-hours': { type: 'string' },
+        'time-zone': { type: 'string' },
+        'conversation-time-zone': { type: 'string', multiple: true },
+        'first-contact-approval': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -135,7 +164,8 @@ async function run(argv: string[]): Promise<void> {
   // `policies <account>` shows, `policies set <account>` changes: its sub is the account unless it is "set".
   const line = command === 'policies' ? (sub === 'set' ? 'policies set' : 'policies') : `${command} ${SUBCOMMANDS.includes(command) ? sub ?? '' : ''}`.trim();
   const known = ['accounts create', 'accounts list', 'keys create', 'keys list', 'keys revoke', 'connector-keys create', 'operator-keys create',
-    'operator-keys list', 'operator-keys revoke', 'pause', 'resume', 'hosts', 'tail', 'webhooks list', 'webhooks enable', 'webhooks disable', 'policies', 'policies set', 'migrate'];
+    'operator-keys list', 'operator-keys revoke', 'pause', 'resume', 'hosts', 'tail', 'webhooks list', 'webhooks enable', 'webhooks disable', 'policies', 'policies set',
+    'held', 'release', 'reject', 'migrate'];
   if (!known.includes(line)) throw new UsageError(`unknown command "${positionals.join(' ')}"`);
   if (command === 'migrate') {
     if (values.url !== undefined) throw new UsageError('migrate runs where the database is, not with --url');
@@ -153,12 +183,20 @@ async function run(argv: string[]): Promise<void> {
   // What the command line lacks is said before anything is opened.
   if (line === 'accounts create' && !arg) throw new UsageError('accounts create <name>');
   if ((line === 'keys revoke' || line === 'operator-keys revoke') && !arg) throw new UsageError(`${line} <keyId>`);
-  const policyOptions = Object.fromEntries(POLICY_OPTIONS.filter((o) => values[o] !== undefined).map((o) => [o, values[o]!])) as Partial<Record<PolicyOption, string>>;
+  if (line === 'release' || line === 'reject') {
+    if (!sub) throw new UsageError(`${line} <commandId>`);
+    if (arg) throw new UsageError(`${line} takes one command id (not also "${arg}")`);
+  }
+  if (values.reason !== undefined && line !== 'reject') throw new UsageError('--reason belongs to: switchboard reject <commandId>');
+  if (values.conversation !== undefined && line !== 'policies') throw new UsageError('--conversation belongs to: switchboard policies <account>');
+  const policyArgs = Object.fromEntries([...POLICY_OPTIONS, ...HOLD_OPTIONS].filter((o) => values[o] !== undefined).map((o) => [o, values[o]])) as PolicyArguments;
+  const changes = policyChanges(policyArgs);
   if (line === 'policies set') {
-    if (Object.keys(policyOptions).length === 0) throw new UsageError(`policies set <account> and at least one of ${POLICY_OPTIONS.map((o) => `--${o}`).join(', ')} (a number, or off)`);
-    for (const [option, value] of Object.entries(policyOptions)) policyLimit(option as PolicyOption, value);
-  } else if (Object.keys(policyOptions).length > 0) {
-    throw new UsageError(`--${Object.keys(policyOptions)[0]} belongs to: switchboard policies set <account>`);
+    if (Object.keys(policyArgs).length === 0) {
+      throw new UsageError(`policies set <account> and at least one of ${[...POLICY_OPTIONS, ...HOLD_OPTIONS].map((o) => `--${o}`).join(', ')}`);
+    }
+  } else if (Object.keys(policyArgs).length > 0) {
+    throw new UsageError(`--${Object.keys(policyArgs)[0]} belongs to: switchboard policies set <account>`);
   }
   if (line === 'operator-keys create' && values.role !== 'full' && values.role !== 'read-only') throw new UsageError('--role is full or read-only');
   const operator = await connect(values.url, values['data-dir']);
@@ -253,7 +291,19 @@ async function run(argv: string[]): Promise<void> {
       }
       case 'policies':
       case 'policies set': {
-        await policiesCommand(operator, await account(operator, line === 'policies' ? sub : arg), line === 'policies set', policyOptions, out);
+        await policiesCommand(operator, await account(operator, line === 'policies' ? sub : arg), line === 'policies set', changes, values.conversation, out);
+        return;
+      }
+      case 'held': {
+        await heldCommand(operator, await account(operator, sub), out);
+        return;
+      }
+      case 'release': {
+        await releaseCommand(operator, sub!, out);
+        return;
+      }
+      case 'reject': {
+        await rejectCommand(operator, sub!, values.reason, out);
         return;
       }
       case 'tail': {
@@ -271,7 +321,7 @@ async function run(argv: string[]): Promise<void> {
 }
 
 /** The service's answers that mean the command line names something wrong (exit 2). */
-const COMMAND_LINE_CODES = new Set(['invalid_body', 'account_not_found', 'account_exists', 'key_not_found', 'webhook_endpoint_not_found']);
+const COMMAND_LINE_CODES = new Set(['invalid_body', 'account_not_found', 'account_exists', 'key_not_found', 'webhook_endpoint_not_found', 'command_not_found', 'command_not_held']);
 
 /** What a failure is reported as: its --json code, its exit status (see HELP), and its message. */
 function failure(error: unknown): { code: string; exit: number; message: string } {

@@ -139,7 +139,7 @@ function Page({ path, query }: { path: string; query: URLSearchParams }) {
   if ((params = match('/accounts/:accountId/webhooks', path))) return <WebhooksPage accountId={params.accountId!} />;
   if ((params = match('/accounts/:accountId/webhooks/:endpointId', path))) return <EndpointPage accountId={params.accountId!} endpointId={params.endpointId!} />;
   if ((params = match('/accounts/:accountId', path))) return <AccountPage accountId={params.accountId!} tab="commands" />;
-  if ((params = match('/accounts/:accountId/:tab', path)) && ['stream', 'conversations', 'keys', 'policies'].includes(params.tab!)) {
+  if ((params = match('/accounts/:accountId/:tab', path)) && ['stream', 'conversations', 'keys', 'policies', 'held'].includes(params.tab!)) {
     return <AccountPage accountId={params.accountId!} tab={params.tab as Exclude<Tab, 'commands'>} />;
   }
   if (path === '/operator-keys') return <OperatorKeysPage />;

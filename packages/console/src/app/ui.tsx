@@ -9,7 +9,7 @@ export function Badge({ tone, children }: { tone: Tone; children: ComponentChild
   return <span class={`badge badge-${tone}`}>{children}</span>;
 }
 
-const statusTone: Record<string, Tone> = { succeeded: 'good', failed: 'bad', queued: 'info' };
+const statusTone: Record<string, Tone> = { succeeded: 'good', failed: 'bad', queued: 'info', held: 'warn' };
 export const StatusBadge = ({ status }: { status: string }) => <Badge tone={statusTone[status] ?? 'muted'}>{status}</Badge>;
 
 export function HostBadge({ host }: { host: Schemas['Host'] | null }) {

@@ -7,14 +7,16 @@ import { Ago, Badge, ErrorNote, HostBadge, Loading, MoreButton, PageTitle, Progr
 import { CommandSearch } from './commands.tsx';
 import { LiveStream } from './stream.tsx';
 import { LinePolicies } from './policies.tsx';
+import { HeldCommands } from './held.tsx';
 
-export type Tab = 'commands' | 'stream' | 'conversations' | 'keys' | 'policies';
+export type Tab = 'commands' | 'stream' | 'conversations' | 'keys' | 'policies' | 'held';
 const tabs: Array<[Tab | 'webhooks', string]> = [
   ['commands', 'Commands'],
   ['stream', 'Live stream'],
   ['conversations', 'Conversations'],
   ['keys', 'Keys'],
   ['policies', 'Line policies'],
+  ['held', 'Held commands'],
   ['webhooks', 'Webhook endpoints'],
 ];
 
@@ -131,16 +133,18 @@ export function AccountPage({ accountId, tab }: { accountId: string; tab: Tab })
           {tab === 'conversations' && <Conversations accountId={accountId} />}
           {tab === 'keys' && <Keys accountId={accountId} />}
           {tab === 'policies' && <LinePolicies accountId={accountId} accountName={account.name} policies={account.policies} onChanged={loaded.reload} />}
+          {tab === 'held' && <HeldCommands accountId={accountId} />}
         </>
       )}
     </section>
   );
 }
 
-/** How many of the four limits are on, at a glance. */
+/** How many of the six policies (four limits, two holds) are on, at a glance. */
 function PoliciesBadge({ policies }: { policies: Schemas['LinePolicies'] }) {
-  const on = [policies.newContacts?.perHour, policies.newContacts?.perDay, policies.pacing?.perMinute, policies.loopBreaker?.maxUnanswered].filter((n) => n != null).length;
-  return on === 0 ? <Badge tone="muted">all off</Badge> : <Badge tone="good">{on} of 4 on</Badge>;
+  const limits = [policies.newContacts?.perHour, policies.newContacts?.perDay, policies.pacing?.perMinute, policies.loopBreaker?.maxUnanswered].filter((n) => n != null).length;
+  const on = limits + (policies.quietHours ? 1 : 0) + (policies.firstContactApproval ? 1 : 0);
+  return on === 0 ? <Badge tone="muted">all off</Badge> : <Badge tone="good">{on} of 6 on</Badge>;
 }
 
 export function useConversations(accountId: string) {

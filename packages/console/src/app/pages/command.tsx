@@ -4,7 +4,8 @@ import { call, type Schemas } from '../api.ts';
 import { useClient } from '../context.ts';
 import { useLoad } from '../hooks.ts';
 import { href } from '../router.ts';
-import { Badge, ErrorNote, Json, Loading, PageTitle, Progress, StatusBadge, Time, type Tone } from '../ui.tsx';
+import { Badge, ErrorNote, Json, Loading, Note, PageTitle, Progress, StatusBadge, Time, type Tone } from '../ui.tsx';
+import { policyLabel } from './held.tsx';
 
 /** "What happened to this command?": its status, why it failed, and its timeline. */
 export function CommandPage({ commandId }: { commandId: string }) {
@@ -28,6 +29,15 @@ export function CommandPage({ commandId }: { commandId: string }) {
       {command && data && (
         <>
           {command.status === 'failed' && <Failure command={command} />}
+          {command.status === 'held' && (
+            <Note tone="warn">
+              <p>
+                <strong>Held by {policyLabel(command.heldBy)}</strong>: accepted, not sent.{' '}
+                {command.heldBy === 'quietHours' ? 'It goes out in order when the window ends, unless an operator releases or rejects it first.' : 'It waits for an operator to release or reject it.'}{' '}
+                <a href={href(`/accounts/${command.accountId}/held`)}>The account's held commands</a>
+              </p>
+            </Note>
+          )}
           <dl class="facts">
             <Fact term="Command id">
               <span class="mono">{command.commandId}</span>
@@ -44,7 +54,7 @@ export function CommandPage({ commandId }: { commandId: string }) {
             <Fact term="Settled">
               <Time at={command.settledAt} />
             </Fact>
-            <Fact term="Conversation">{command.conversationId ? <span class="mono">{command.conversationId}</span> : <span class="muted">{command.status === 'queued' ? 'none yet' : 'none'}</span>}</Fact>
+            <Fact term="Conversation">{command.conversationId ? <span class="mono">{command.conversationId}</span> : <span class="muted">{command.status === 'queued' || command.status === 'held' ? 'none yet' : 'none'}</span>}</Fact>
             <Fact term="Logical action">
               <span class="mono">{command.logicalActionId}</span>
             </Fact>
@@ -95,6 +105,8 @@ function Failure({ command }: { command: Schemas['AdminCommand'] }) {
 
 const kindTone: Record<Schemas['TimelineEntry']['kind'], Tone> = {
   accepted: 'info',
+  held: 'warn',
+  released: 'info',
   dispatched: 'info',
   sent: 'good',
   settled: 'muted',
@@ -132,6 +144,16 @@ function details(entry: Schemas['TimelineEntry']): ComponentChildren {
           {entry.disposition ?? 'queued'} on the <strong>{entry.routingPath ?? '?'}</strong> path{entry.idempotencyKey ? <> with Idempotency-Key <code>{entry.idempotencyKey}</code></> : null}
         </>
       );
+    case 'held':
+      return entry.policy ? (
+        <>
+          by <strong>{policyLabel(entry.policy)}</strong>
+        </>
+      ) : (
+        'by a line policy'
+      );
+    case 'released':
+      return 'the hold ended: queued for the connector host';
     case 'dispatched':
       return (
         <>

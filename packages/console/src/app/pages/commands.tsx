@@ -7,7 +7,7 @@ import { ErrorNote, Loading, MoreButton, PageTitle, StatusBadge, Table, Time, sh
 import { useEffect } from 'preact/hooks';
 
 const commandTypes = Object.keys(commandTable);
-const statuses = ['queued', 'succeeded', 'failed'] as const;
+const statuses = ['queued', 'held', 'succeeded', 'failed'] as const;
 
 export interface Filters {
   status: string;

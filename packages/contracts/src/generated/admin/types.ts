@@ -931,7 +931,8 @@ export interface components {
          *     - `delivered`, `read`: as the platform reported them;
          *     - `failed`: the message failed after it was sent (`failure`);
          *     - `edited`, `unsent`: the message was changed or taken back after it was sent.
-         *     - `held`: a line policy held it (`policy`); `released`: the hold ended (`policy`, `by`).
+         *     - `held`: a line policy held it (`policy`, while it still holds); `released`: the hold
+         *       ended and it was queued (the stream's `command.released` says by what).
          */
         TimelineEntry: {
             /** @enum {string} */
@@ -954,8 +955,6 @@ export interface components {
             errorMessage?: components["schemas"]["ErrorMessage"];
             errorPath?: components["schemas"]["ErrorPath"];
             policy?: components["schemas"]["HoldPolicy"];
-            /** @enum {string} */
-            by?: "window" | "policy_change" | "operator";
             failure?: components["schemas"]["MessageFailure"];
         };
         /** @description An endpoint as its account reads it, with the account it belongs to. */

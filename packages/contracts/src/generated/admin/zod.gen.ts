@@ -549,7 +549,8 @@ export const zDisposition = z.enum(['queued', 'adopted']);
  * - `delivered`, `read`: as the platform reported them;
  * - `failed`: the message failed after it was sent (`failure`);
  * - `edited`, `unsent`: the message was changed or taken back after it was sent.
- * - `held`: a line policy held it (`policy`); `released`: the hold ended (`policy`, `by`).
+ * - `held`: a line policy held it (`policy`, while it still holds); `released`: the hold
+ * ended and it was queued (the stream's `command.released` says by what).
  *
  */
 export const zTimelineEntry = z.object({
@@ -578,11 +579,6 @@ export const zTimelineEntry = z.object({
     errorMessage: zErrorMessage.optional(),
     errorPath: zErrorPath.optional(),
     policy: zHoldPolicy.optional(),
-    by: z.enum([
-        'window',
-        'policy_change',
-        'operator'
-    ]).optional(),
     failure: zMessageFailure.optional()
 });
 
