@@ -182,6 +182,20 @@ describe('bad input on every route', () => {
           // Wrong types and shapes.
           { pacing: {} }, { pacing: true }, { newContacts: 5 }, { loopBreaker: [8] }, [], 'null', '"off"', '7'),
       ],
+      'GET /v1/admin/accounts/{accountId}/policies/usage': [
+        ...notAccount('/policies/usage'),
+        ...badQueries(`${a}/policies/usage`, 'conversationId=nope', 'conversationId=12'),
+      ],
+      'POST /v1/admin/commands/{commandId}/release': [
+        { path: '/v1/admin/commands/nope/release', status: 404, error: 'command_not_found' },
+        { path: `/v1/admin/commands/${UNKNOWN}/release`, status: 404, error: 'command_not_found' },
+      ],
+      'POST /v1/admin/commands/{commandId}/reject': [
+        { path: `/v1/admin/commands/${UNKNOWN}/reject`, status: 404, error: 'command_not_found' },
+        { path: `/v1/admin/commands/${UNKNOWN}/reject`, body: { reason: 'x'.repeat(501) }, status: 400, error: 'invalid_body' },
+        { path: `/v1/admin/commands/${UNKNOWN}/reject`, body: { why: 'no' }, status: 400, error: 'invalid_body' },
+        { path: `/v1/admin/commands/${UNKNOWN}/reject`, body: 'not json', status: 400, error: 'invalid_body' },
+      ],
       'POST /v1/admin/accounts/{accountId}/resume': notAccount('/resume'),
       'POST /v1/admin/outbound/pause': [],
       'POST /v1/admin/outbound/resume': [],
@@ -345,12 +359,15 @@ describe('line policies', () => {
   it('PUT replaces the set (a policy left out is off), GET and the account\'s detail show it, the audit log records it', async () => {
     const { accountId } = await adminAccount();
     const p = `/v1/admin/accounts/${accountId}/policies`;
-    const off = { newContacts: null, pacing: null, loopBreaker: null };
+    const off = { newContacts: null, pacing: null, loopBreaker: null, quietHours: null, firstContactApproval: false };
     // Every policy is off until an operator sets one.
     expect(await admin('GET', p)).toEqual(off);
     expect((await admin('GET', `/v1/admin/accounts/${accountId}`)).policies).toEqual(off);
 
-    const all = { newContacts: { perHour: 15, perDay: 50 }, pacing: { perMinute: 10 }, loopBreaker: { maxUnanswered: 8 } };
+    const all = {
+      newContacts: { perHour: 15, perDay: 50 }, pacing: { perMinute: 10 }, loopBreaker: { maxUnanswered: 8 },
+      quietHours: { from: '21:00', until: '08:00', timeZone: 'Europe/Paris', conversationTimeZones: {} }, firstContactApproval: true,
+    };
     expect(await admin('PUT', p, all)).toEqual(all);
     expect(await admin('GET', p)).toEqual(all);
     expect((await admin('GET', `/v1/admin/accounts/${accountId}`)).policies).toEqual(all);
