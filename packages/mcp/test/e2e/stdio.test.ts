@@ -343,6 +343,25 @@ describe('a line policy\'s refusal is a tool error that says nothing was sent an
   });
 });
 
+describe('a held send is answered at once: accepted, not sent, why, and not to send it again', () => {
+  it('first-contact approval: message_send_to_new_contact waiting for the settlement answers held, heldBy, and a note', async () => {
+    await world.server.cli('policies', 'set', world.account.accountId, '--first-contact-approval', 'on');
+    try {
+      const started = Date.now();
+      const answer = await agent.ok('message_send_to_new_contact', { recipientExternalId: `+1415555${String(Date.now()).slice(-4)}`, payload: { text: 'hello' }, wait: 'settled', timeoutMs: 30_000 });
+      expect(answer).toMatchObject({ disposition: 'queued', status: 'held', settled: false, heldBy: 'firstContactApproval' });
+      expect(answer.note).toContain('Do not send it again');
+      expect(answer.note).toContain('operator');
+      // Not the whole wait: a hold can last hours.
+      expect(Date.now() - started).toBeLessThan(20_000);
+      const status = await agent.ok('command_status', { commandId: answer.commandId });
+      expect(status).toMatchObject({ status: 'held', heldBy: 'firstContactApproval' });
+    } finally {
+      await world.server.cli('policies', 'set', world.account.accountId, '--first-contact-approval', 'off');
+    }
+  });
+});
+
 describe('the recipe: rich content to a new contact', () => {
   it('sends plain text, waits for the conversation, sends the rich payload into it; a repeat does not send the plain text again', async () => {
     const args = { recipientExternalId: '+14155550177', text: 'Hello from Switchboard', payload: { kind: 'rich_text', text: 'Welcome aboard', effect: 'confetti' }, wait: true };
