@@ -30,8 +30,8 @@ export interface Rig {
   stream: EventStream;
   /** What one logical action put on the platform. */
   actionMessages(logicalActionId: string): PlatformMessage[];
-  /** Starts a host of the account on the shared platform file. */
-  host(env?: Record<string, string>, hostId?: string): HostProcess;
+  /** Starts a host of the account on the shared platform file; `url` is the server's (a proxy in front of it, say). */
+  host(env?: Record<string, string>, hostId?: string, url?: string): HostProcess;
   /** Stops every running host, then starts one with `env` (and, with the bluebubbles driver, the stand-in as `mac` says) and waits for its lease. */
   onlyHost(env?: Record<string, string>, mac?: Partial<BlueBubblesStandIn['options']>): Promise<HostProcess>;
   post(type: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
@@ -111,10 +111,10 @@ export async function startRig(serverEnv: Record<string, string> = {}, shared?: 
     actionMessages(logicalActionId) {
       return standIn ? platform.messagesOfCommand(`switchboard-${logicalActionId}`) : platform.messagesOfAction(logicalActionId);
     },
-    host(env = {}, hostId) {
+    host(env = {}, hostId, url = server.url) {
       const id = hostId ?? `${driver}-host-${process.pid}-${++hostIds}`;
       const hostEnv = standIn ? blueBubblesHost(standIn, dir, id, env) : { SWITCHBOARD_SIM_DB: simDb, SWITCHBOARD_SIM_FEED_POLL_MS: '10', ...env };
-      const host = startHost({ url: server.url, connectorKey: account.connectorKey, hostId: id, env: hostEnv });
+      const host = startHost({ url, connectorKey: account.connectorKey, hostId: id, env: hostEnv });
       hosts.push(host);
       started.push(host);
       return host;
