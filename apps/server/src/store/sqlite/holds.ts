@@ -1,3 +1,4 @@
+import type { StatementSync } from 'node:sqlite';
 import type { CommandRecord, HoldStore, LinePolicies } from '../types.ts';
 import { command } from '../rules/rows.ts';
 import { contactKeys, dueReleases, heldEvent, operatorRelease, policiesOf, rejectionCode, releasedEvent, DAY_MS, HOUR_MS, MINUTE_MS } from '../rules/policies.ts';
@@ -87,7 +88,7 @@ export function holds(db: SqliteDb): HoldStore {
           held: { quietHours: heldBy('quietHours'), firstContactApproval: heldBy('firstContactApproval') },
           conversation: conversationId === null ? null : {
             sendsLastMinute: count("SELECT count(*) AS n FROM commands WHERE conversation_id = ? AND account_id = ? AND created_at > ? AND type = 'message.send'", conversationId, accountId, now - MINUTE_MS),
-            unanswered: unanswered(db, accountId, conversationId, 1_000_000),
+            unanswered: unanswered((text) => db.query(text), accountId, conversationId, 1_000_000),
           },
         };
       });
@@ -96,8 +97,8 @@ export function holds(db: SqliteDb): HoldStore {
 }
 
 /** The conversation's `message.send` commands since its newest inbound message, counted up to `upTo`. */
-export function unanswered(db: SqliteDb, accountId: string, conversationId: string, upTo: number): number {
-  return Number((db.sql(`SELECT count(*) AS n FROM (SELECT 1 FROM commands
+export function unanswered(statement: (text: string) => StatementSync, accountId: string, conversationId: string, upTo: number): number {
+  return Number((statement(`SELECT count(*) AS n FROM (SELECT 1 FROM commands
       WHERE conversation_id = ? AND type = 'message.send' AND created_at >= COALESCE((SELECT MAX(recorded_at) FROM messages
         WHERE account_id = ? AND conversation_id = ? AND direction = 'inbound'), 0) LIMIT ?)`)
     .get(conversationId, accountId, conversationId, upTo) as { n: number }).n);

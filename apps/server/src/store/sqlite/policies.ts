@@ -29,7 +29,7 @@ export function spendPolicies(db: SqliteDb, input: NewCommand): { released: numb
       .all(input.accountId, query.firstContactsSince).map((row) => Number(row.at)),
     sends: query?.sendsSince == null ? [] : db.sql("SELECT created_at FROM commands WHERE conversation_id = ? AND created_at >= ? AND type = 'message.send'")
       .all(query.conversationId, query.sendsSince).map((row) => Number(row.created_at)),
-    unanswered: query?.unansweredUpTo == null ? 0 : unanswered(db, input.accountId, query.conversationId!, query.unansweredUpTo),
+    unanswered: query?.unansweredUpTo == null ? 0 : unanswered((text) => db.sql(text), input.accountId, query.conversationId!, query.unansweredUpTo),
   };
   const decision = decidePolicies(policies, input, usage, now);
   if (!decision.proceed) return { released, refusal: decision.refusal };
