@@ -319,6 +319,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/accounts/{accountId}/transfer-limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id. An id of no account, or not a UUID, is 404 `account_not_found`. */
+                accountId: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The account's transfer limits
+         * @description What `POST /v1/transfers` accepts from the account (specs/openapi/switchboard.yaml, "Transfers"). The defaults until an operator sets them.
+         */
+        get: operations["adminGetTransferLimits"];
+        /**
+         * Replace the account's transfer limits
+         * @description Applies to the next upload; transfers already stored stay usable.
+         */
+        put: operations["adminSetTransferLimits"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/accounts/{accountId}/policies/usage": {
         parameters: {
             query?: never;
@@ -712,6 +739,16 @@ export interface components {
             /** @description Every account's outbound sending is paused, this one's with it. */
             pausedByAll: boolean;
             policies: components["schemas"]["LinePolicies"];
+        };
+        /**
+         * @description What an account may upload. `maxBytes` is at most 100,000,000 (about what iMessage
+         *     carries). `allowedTypes` are media types (`application/pdf`) or whole families
+         *     (`image/*`), lower case; an empty list allows nothing.
+         */
+        TransferLimits: {
+            /** Format: int64 */
+            maxBytes: number;
+            allowedTypes: string[];
         };
         /**
          * @description An account's line policies (specs/openapi/switchboard.yaml, "Line policies"). Each is off
@@ -2108,6 +2145,74 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             404: components["responses"]["AccountNotFound"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    adminGetTransferLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id. An id of no account, or not a UUID, is 404 `account_not_found`. */
+                accountId: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The limits. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransferLimits"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["AccountNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    adminSetTransferLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id. An id of no account, or not a UUID, is 404 `account_not_found`. */
+                accountId: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferLimits"];
+            };
+        };
+        responses: {
+            /** @description The limits as stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransferLimits"];
+                };
+            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["AccountNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Internal"];

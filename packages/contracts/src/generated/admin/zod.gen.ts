@@ -53,6 +53,17 @@ export const zAccount = z.object({
 });
 
 /**
+ * What an account may upload. `maxBytes` is at most 100,000,000 (about what iMessage
+ * carries). `allowedTypes` are media types (`application/pdf`) or whole families
+ * (`image*`), lower case; an empty list allows nothing.
+ *
+ */
+export const zTransferLimits = z.strictObject({
+    maxBytes: z.coerce.bigint().gte(BigInt(1)).lte(BigInt(100000000)),
+    allowedTypes: z.array(z.string().max(127).regex(/^[a-z0-9][a-z0-9!#$&^_.+-]*\/([a-z0-9][a-z0-9!#$&^_.+-]*|\*)$/)).max(64)
+});
+
+/**
  * A time of day, `HH:MM` (24-hour clock).
  */
 export const zLocalTime = z.string().regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/);
@@ -828,6 +839,26 @@ export const zAdminListConversationsQuery = z.object({
  * A page of conversations.
  */
 export const zAdminListConversationsResponse = zConversationPage;
+
+export const zAdminGetTransferLimitsPath = z.object({
+    accountId: z.string()
+});
+
+/**
+ * The limits.
+ */
+export const zAdminGetTransferLimitsResponse = zTransferLimits;
+
+export const zAdminSetTransferLimitsBody = zTransferLimits;
+
+export const zAdminSetTransferLimitsPath = z.object({
+    accountId: z.string()
+});
+
+/**
+ * The limits as stored.
+ */
+export const zAdminSetTransferLimitsResponse = zTransferLimits;
 
 export const zAdminGetPolicyUsagePath = z.object({
     accountId: z.string()

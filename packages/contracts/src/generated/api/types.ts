@@ -19,9 +19,10 @@ export interface paths {
          *     content to a new contact, send plain text first, wait for `conversation.appeared` on the
          *     stream, then send into that conversation.
          *
-         *     The payload's `attachment` and `sticker` kinds are in the schema but cannot be used yet:
-         *     they need a `transferId`, and no endpoint produces one, so such a command settles `failed`
-         *     with `transfer_unavailable`.
+         *     The payload's `attachment` and `sticker` kinds need a `transferId`. The service
+         *     specification has no endpoint that produces one, so by default such a command settles
+         *     `failed` with `transfer_unavailable`. A server with transfers turned on (see "Transfers")
+         *     produces them with `POST /v1/transfers`, and the media is sent.
          */
         post: operations["sendMessage"];
         delete?: never;
@@ -132,8 +133,8 @@ export interface paths {
          *     group's membership no longer matches the resolved conversation: commands to it settle
          *     `stale_target` until a new message arrives in the group. `remove_participant` stalls and
          *     settles `failed` (`group_update_unverified`) on hosts at operating system major version
-         *     26; clients must not depend on it. `set_photo` needs a `transferId`, which nothing
-         *     produces, so it settles `transfer_unavailable`.
+         *     26; clients must not depend on it. `set_photo` needs a `transferId`: it settles
+         *     `transfer_unavailable` unless transfers are turned on (see "Transfers").
          */
         post: operations["updateGroup"];
         delete?: never;
@@ -307,6 +308,36 @@ export interface paths {
         get: operations["getAttachment"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transfers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload media for an attachment, a sticker or a group photo
+         * @description Only on a server with transfers turned on (see "Transfers"); otherwise 404
+         *     `transfers_disabled`. The body is the media itself, sent with its own `Content-Type`
+         *     (`image/png`, `application/pdf`, ...) and streamed to storage as it arrives, so its size is
+         *     bounded by the account's limit, not by the body limit of the other routes. A
+         *     `Content-Length` over the limit is refused before a byte is read; a chunked body is
+         *     counted as it arrives and refused as soon as it passes the limit. Nothing of a refused or
+         *     cut-off upload can be named by a command.
+         *
+         *     The answer carries the `transferId` to put in a payload, the size, the SHA-256 of the
+         *     bytes (compare it with your own to check the upload) and when the transfer expires if
+         *     no command uses it.
+         */
+        post: operations["createTransfer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -529,7 +560,7 @@ export interface components {
          *     the retry guidance: `never` (the request itself must change), `after` (retry the same
          *     request after `Retry-After`), `backoff` (retry with exponential backoff).
          */
-        ErrorCode: "body_too_large" | "body_too_deep" | "body_not_object" | "target_and_payload_required" | "unsupported_target" | "invalid_conversationId" | "recipient_send_requires_recipientExternalId_and_text" | "group_create_requires_participantExternalIds" | "invalid_idempotency_key" | "group_command_requires_group_conversation" | "invalid_query" | "bad_request" | "unauthenticated" | "unknown_command" | "conversation_not_found" | "command_not_found" | "attachment_not_found" | "poll_not_found" | "not_found" | "method_not_allowed" | "request_timeout" | "cursor_expired" | "unsupported_media_type" | "invalid_recipient_address" | "invalid_participant_address" | "rate_limited" | "too_many_streams" | "new_contact_limit" | "pacing_limit" | "loop_breaker" | "headers_too_large" | "invalid_body" | "webhook_endpoint_not_found" | "webhook_endpoint_limit" | "webhook_url_refused" | "internal" | "not_implemented" | "no_live_connector" | "outbound_paused";
+        ErrorCode: "body_too_large" | "body_too_deep" | "body_not_object" | "target_and_payload_required" | "unsupported_target" | "invalid_conversationId" | "recipient_send_requires_recipientExternalId_and_text" | "group_create_requires_participantExternalIds" | "invalid_idempotency_key" | "group_command_requires_group_conversation" | "invalid_query" | "bad_request" | "unauthenticated" | "unknown_command" | "conversation_not_found" | "command_not_found" | "attachment_not_found" | "transfers_disabled" | "transfer_incomplete" | "transfer_too_large" | "transfer_type_invalid" | "transfer_type_not_allowed" | "poll_not_found" | "not_found" | "method_not_allowed" | "request_timeout" | "cursor_expired" | "unsupported_media_type" | "invalid_recipient_address" | "invalid_participant_address" | "rate_limited" | "too_many_streams" | "new_contact_limit" | "pacing_limit" | "loop_breaker" | "headers_too_large" | "invalid_body" | "webhook_endpoint_not_found" | "webhook_endpoint_limit" | "webhook_url_refused" | "internal" | "not_implemented" | "no_live_connector" | "outbound_paused";
         /**
          * @description The `errorCode` of a `failed` command event. The first seven are the service
          *     specification's; the rest are Switchboard's own, for failures the specification leaves
@@ -608,6 +639,31 @@ export interface components {
             error: "command_not_found" | "attachment_not_found";
             message: string;
             requestId?: string;
+        };
+        TransferError: {
+            /** @enum {string} */
+            error: "transfers_disabled" | "transfer_incomplete" | "transfer_too_large" | "transfer_type_invalid" | "transfer_type_not_allowed" | "invalid_query";
+            message: string;
+            requestId?: string;
+        };
+        /** @description Uploaded media, named in a payload by its `transferId`. */
+        Transfer: {
+            /** @description Put it in an `attachment` or `sticker` payload, or a `set_photo` group update. */
+            transferId: string;
+            fileName: string;
+            /** @description The upload's `Content-Type`, lower-cased, without parameters. */
+            mimeType: string;
+            /** Format: int64 */
+            byteSize: number;
+            /** @description The SHA-256 of the bytes, lower-case hex. */
+            sha256: string;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description After this, a new command naming it settles `transfer_unavailable`. A command that used it before keeps it as long as the command is kept.
+             */
+            expiresAt: string;
         };
         PollNotFoundError: {
             /** @constant */
@@ -973,7 +1029,7 @@ export interface components {
             question: string;
             options: string[];
         };
-        /** @description Unusable; nothing produces a transferId. Settles `transfer_unavailable`. */
+        /** @description Media uploaded with `POST /v1/transfers`. Settles `transfer_unavailable` when transfers are off (see "Transfers"). */
         AttachmentPayload: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -982,7 +1038,7 @@ export interface components {
             kind: "attachment";
             transferId: string;
         };
-        /** @description Unusable; nothing produces a transferId. Settles `transfer_unavailable`. */
+        /** @description An image uploaded with `POST /v1/transfers`, sent as a sticker. Settles `transfer_unavailable` when transfers are off (see "Transfers"). */
         StickerPayload: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1079,7 +1135,7 @@ export interface components {
             action: "remove_participant";
             participantExternalId: string;
         };
-        /** @description Unusable; nothing produces a transferId. Settles `transfer_unavailable`. */
+        /** @description An image uploaded with `POST /v1/transfers`, set as the group's photo. Settles `transfer_unavailable` when transfers are off (see "Transfers"). */
         GroupSetPhotoPayload: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2151,6 +2207,85 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    createTransfer: {
+        parameters: {
+            query: {
+                /** @description The name the recipient sees (`invoice.pdf`). Text rules apply; no `/` or `\\`. */
+                fileName: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "*/*": string;
+            };
+        };
+        responses: {
+            /** @description Stored; the `transferId` can be named by a command until `expiresAt`. */
+            201: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transfer"];
+                };
+            };
+            /** @description The body ended before its `Content-Length` (`transfer_incomplete`), or `fileName` is missing or invalid (`invalid_query`). */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransferError"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description Transfers are turned off on this server. */
+            404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransferError"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Over the account's size limit; nothing was stored. */
+            413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransferError"];
+                };
+            };
+            /** @description No `Content-Type`, a malformed one, a `Content-Encoding`, or a media type the account does not allow. */
+            415: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransferError"];
+                };
+            };
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Internal"];

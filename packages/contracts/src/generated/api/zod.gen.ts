@@ -26,6 +26,11 @@ export const zErrorCode = z.union([
     z.literal('conversation_not_found'),
     z.literal('command_not_found'),
     z.literal('attachment_not_found'),
+    z.literal('transfers_disabled'),
+    z.literal('transfer_incomplete'),
+    z.literal('transfer_too_large'),
+    z.literal('transfer_type_invalid'),
+    z.literal('transfer_type_not_allowed'),
     z.literal('poll_not_found'),
     z.literal('not_found'),
     z.literal('method_not_allowed'),
@@ -174,6 +179,32 @@ export const zNotFoundError = z.object({
     error: z.enum(['command_not_found', 'attachment_not_found']),
     message: z.string(),
     requestId: z.string().optional()
+});
+
+export const zTransferError = z.object({
+    error: z.enum([
+        'transfers_disabled',
+        'transfer_incomplete',
+        'transfer_too_large',
+        'transfer_type_invalid',
+        'transfer_type_not_allowed',
+        'invalid_query'
+    ]),
+    message: z.string(),
+    requestId: z.string().optional()
+});
+
+/**
+ * Uploaded media, named in a payload by its `transferId`.
+ */
+export const zTransfer = z.strictObject({
+    transferId: z.string(),
+    fileName: z.string(),
+    mimeType: z.string(),
+    byteSize: z.coerce.bigint().gte(BigInt(0)).lte(BigInt(100000000)),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+    createdAt: z.iso.datetime({ offset: true }),
+    expiresAt: z.iso.datetime({ offset: true })
 });
 
 export const zPollNotFoundError = z.object({
@@ -511,7 +542,7 @@ export const zPollPayload = z.strictObject({
 });
 
 /**
- * Unusable; nothing produces a transferId. Settles `transfer_unavailable`.
+ * Media uploaded with `POST /v1/transfers`. Settles `transfer_unavailable` when transfers are off (see "Transfers").
  */
 export const zAttachmentPayload = z.strictObject({
     kind: z.literal('attachment'),
@@ -519,7 +550,7 @@ export const zAttachmentPayload = z.strictObject({
 });
 
 /**
- * Unusable; nothing produces a transferId. Settles `transfer_unavailable`.
+ * An image uploaded with `POST /v1/transfers`, sent as a sticker. Settles `transfer_unavailable` when transfers are off (see "Transfers").
  */
 export const zStickerPayload = z.strictObject({
     kind: z.literal('sticker'),
@@ -646,7 +677,7 @@ export const zGroupRemoveParticipantPayload = z.strictObject({
 });
 
 /**
- * Unusable; nothing produces a transferId. Settles `transfer_unavailable`.
+ * An image uploaded with `POST /v1/transfers`, set as the group's photo. Settles `transfer_unavailable` when transfers are off (see "Transfers").
  */
 export const zGroupSetPhotoPayload = z.strictObject({
     action: z.literal('set_photo'),
@@ -1017,6 +1048,17 @@ export const zGetAttachmentPath = z.object({
  * The attachment.
  */
 export const zGetAttachmentResponse = z.string();
+
+export const zCreateTransferBody = z.string();
+
+export const zCreateTransferQuery = z.object({
+    fileName: z.string().min(1).max(255).regex(/^[^\/\\]+$/)
+});
+
+/**
+ * Stored; the `transferId` can be named by a command until `expiresAt`.
+ */
+export const zCreateTransferResponse = zTransfer;
 
 export const zGetPollPath = z.object({
     pollId: z.string()

@@ -221,6 +221,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/connector/transfers/{transferId}": {
+        parameters: {
+            query: {
+                /** @description The dispatched command that names the transfer. */
+                commandId: string;
+                epoch: number;
+            };
+            header?: never;
+            path: {
+                transferId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Fetch the media a command names by transferId
+         * @description The bytes of an upload (the public API's `POST /v1/transfers`), with its media type as
+         *     `Content-Type`, its file name in `Content-Disposition` and its SHA-256 in
+         *     `X-Switchboard-Sha256`. Fetching it for a command keeps the transfer as long as that
+         *     command is kept, so a retry of the same command after a crash fetches it again even past
+         *     its expiry. 404 `transfer_not_found` when the server has transfers turned off, or the id
+         *     is unknown, another account's, still uploading, or expired and not used by this command:
+         *     the host settles the command `failed` with `transfer_unavailable`.
+         */
+        get: operations["fetchTransfer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -231,7 +263,7 @@ export interface components {
          *     the same status.
          * @enum {string}
          */
-        ConnectorErrorCode: "invalid_request" | "bad_request" | "unauthenticated" | "lease_held" | "lease_lost" | "command_not_found" | "already_settled" | "not_dispatched";
+        ConnectorErrorCode: "invalid_request" | "bad_request" | "unauthenticated" | "lease_held" | "lease_lost" | "command_not_found" | "transfer_not_found" | "already_settled" | "not_dispatched";
         ConnectorError: {
             error: components["schemas"]["ConnectorErrorCode"];
             message: string;
@@ -1066,6 +1098,51 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["LeaseLost"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Internal"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    fetchTransfer: {
+        parameters: {
+            query: {
+                /** @description The dispatched command that names the transfer. */
+                commandId: string;
+                epoch: number;
+            };
+            header?: never;
+            path: {
+                transferId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The media. */
+            200: {
+                headers: {
+                    "Content-Disposition"?: string;
+                    "X-Switchboard-Sha256"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description No usable transfer by this id for this account and command. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectorError"];
+                };
+            };
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["LeaseLost"];
             429: components["responses"]["RateLimited"];

@@ -15,6 +15,7 @@ export const zConnectorErrorCode = z.enum([
     'lease_held',
     'lease_lost',
     'command_not_found',
+    'transfer_not_found',
     'already_settled',
     'not_dispatched'
 ]);
@@ -505,3 +506,17 @@ export const zUploadAttachmentQuery = z.object({
  * Stored.
  */
 export const zUploadAttachmentResponse = zAttachmentStored;
+
+export const zFetchTransferPath = z.object({
+    transferId: z.string().max(256)
+});
+
+export const zFetchTransferQuery = z.object({
+    commandId: z.uuid(),
+    epoch: z.int().gte(1).lte(2147483647)
+});
+
+/**
+ * The media.
+ */
+export const zFetchTransferResponse = z.string();
