@@ -36,6 +36,10 @@ export interface Config {
   /** After traffic, the server gives memory back once it was quiet this long (after start-up, at its first quiet second). */
   memoryQuietMs: number;
   webhooks: WebhookConfig;
+  /** `POST /v1/transfers` and the connector's fetch of them (specs: "Transfers"); off unless turned on. */
+  transfers: 'enabled' | 'disabled';
+  /** A transfer no command has used expires this long after its upload. */
+  transferTtlMs: number;
 }
 
 /** A setting the server cannot run with: reported in one line at start-up. */
@@ -97,5 +101,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     migrate: oneOf(env, 'SWITCHBOARD_MIGRATE', ['auto', 'off'] as const, 'auto'),
     memoryQuietMs: int(env, 'SWITCHBOARD_MEMORY_QUIET_MS', 30_000),
     webhooks: loadWebhookConfig(env, (name, fallback, min) => int(env, name, fallback, min)),
+    transfers: oneOf(env, 'SWITCHBOARD_TRANSFERS', ['enabled', 'disabled'] as const, 'disabled'),
+    // At most a year: a transfer is kept for a command's retries, not as storage.
+    transferTtlMs: int(env, 'SWITCHBOARD_TRANSFER_TTL_HOURS', 24, 1, 8_760) * HOUR,
   };
 }

@@ -182,6 +182,11 @@ describe('bad input on every route', () => {
           // Wrong types and shapes.
           { pacing: {} }, { pacing: true }, { newContacts: 5 }, { loopBreaker: [8] }, [], 'null', '"off"', '7'),
       ],
+      'GET /v1/admin/accounts/{accountId}/transfer-limits': notAccount('/transfer-limits'),
+      'PUT /v1/admin/accounts/{accountId}/transfer-limits': [
+        ...notAccount('/transfer-limits', { maxBytes: 1, allowedTypes: [] }),
+        ...badBodies(`${a}/transfer-limits`, { maxBytes: 0, allowedTypes: [] }, { maxBytes: 100_000_001, allowedTypes: [] }, { maxBytes: '100', allowedTypes: [] }, { maxBytes: 100, allowedTypes: ['Image/PNG'] }, { maxBytes: 100 }, { maxBytes: 1, allowedTypes: [], extra: 1 }),
+      ],
       'GET /v1/admin/accounts/{accountId}/policies/usage': [
         ...notAccount('/policies/usage'),
         ...badQueries(`${a}/policies/usage`, 'conversationId=nope', 'conversationId=12'),

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { createIdSource } from '../src/ids.ts';
 import type { PlatformEvent } from '@switchboard/contracts';
 import { webhookStoreSuite } from './webhook-store.suite.ts';
+import { transferStoreSuite } from './transfer-store.suite.ts';
 import { StoreError, type AcceptResult, type CommandRecord, type Dispatched, type LinePolicies, type NewCommand, type QuietHours, type SettleResult, type Settlement, type Store } from '../src/store/types.ts';
 
 const newId = createIdSource().next;
@@ -62,6 +63,7 @@ function commandOf(result: AcceptResult): CommandRecord {
 export function storeSuite(name: string, factory: () => Promise<Store>, hooks: StoreSuiteHooks = {}): void {
   // A store that keeps webhooks passes their rules too.
   webhookStoreSuite(name, factory, hooks.replica);
+  transferStoreSuite(name, factory, hooks.replica);
   describe(`Store contract: ${name}`, () => {
     let store: Store;
     const opened: Store[] = [];

@@ -19,7 +19,7 @@ export interface Admin extends AdminDeps {
 /** The spec's AuditRecord.action values. */
 export type AuditAction =
   | 'account.create' | 'account.pause' | 'account.resume' | 'outbound.pause' | 'outbound.resume'
-  | 'key.create' | 'key.revoke' | 'operator_key.create' | 'operator_key.revoke' | 'account.policies'
+  | 'key.create' | 'key.revoke' | 'operator_key.create' | 'operator_key.revoke' | 'account.policies' | 'account.transfer_limits'
   | 'command.release' | 'command.reject'
   | 'webhook_endpoint.enable' | 'webhook_endpoint.disable' | 'webhook_endpoint.rotate_secret'
   | 'webhook_endpoint.resend' | 'webhook_endpoint.replay' | 'webhook_endpoint.test';

@@ -6,6 +6,7 @@
 export { audited, auditBody, listAudit, type Admin, type AdminDeps, type AuditAction, type AuditEntry } from './audit.ts';
 export { accountBody, createAccount, findAccountById, getAccount, listAccounts, setAccountPaused, setAllPaused } from './accounts.ts';
 export { getPolicies, normalizePolicies, setPolicies } from './policies.ts';
+export { getTransferLimits, setTransferLimits } from './transfers.ts';
 export { createKey, createOperatorKey, keyBody, listKeys, listOperatorKeys, operatorKeyBody, revokeKey, revokeOperatorKey } from './keys.ts';
 export { hostBody, listHosts } from './hosts.ts';
 export { overview } from './overview.ts';

@@ -11,6 +11,7 @@ import { registerEventRoutes } from './events.ts';
 import { connectorRoutes } from './connector.ts';
 import { registerDocsRoutes } from './docs.ts';
 import { registerWebhookRoutes } from './webhooks.ts';
+import { answeringCutUploads, registerTransferRoutes } from './transfers.ts';
 import { adminRoutes } from './admin/routes.ts';
 import { registerConsoleRoutes } from './console.ts';
 
@@ -39,7 +40,7 @@ export function buildApp(services: Services): FastifyInstance {
     return503OnClosing: true,
     // Long ids reach their routes and get the route's own answer (400 or 404), not a 414.
     routerOptions: { maxParamLength: 16_384 },
-    clientErrorHandler: clientErrorHandler(log, ids),
+    clientErrorHandler: answeringCutUploads(clientErrorHandler(log, ids)),
     frameworkErrors: (error, _request, reply) => replyError(reply, notPercentEncoding(error.code)),
   });
   app.removeAllContentTypeParsers();
@@ -92,6 +93,7 @@ export function buildApp(services: Services): FastifyInstance {
   void app.register(connectorRoutes(services));
   registerDocsRoutes(app);
   registerWebhookRoutes(app, services, services.store.webhooks);
+  registerTransferRoutes(app, services);
   void app.register(adminRoutes(services));
   registerConsoleRoutes(app);
   return app;

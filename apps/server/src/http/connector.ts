@@ -1,8 +1,9 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { connectorSchemas, type Lease } from '@switchboard/contracts';
 import type { Services } from '../services.ts';
-import type { LeaseRecord } from '../store/types.ts';
+import type { LeaseRecord, Store, TransferRecord } from '../store/types.ts';
 import { iso } from '../clock.ts';
 import { ApiError } from '../errors.ts';
 import { settleCommand, settleCommands } from '../commands/settle.ts';
@@ -13,6 +14,8 @@ import { authenticate } from './auth.ts';
 import { readBody } from './body.ts';
 import { hasNul, parseJsonBody } from './json-body.ts';
 import { replyError, sendError } from './errors.ts';
+import { contentDisposition } from './transfers.ts';
+import { chunkCount } from '../store/rules/transfers.ts';
 
 const MAX_JSON_BYTES = 1 << 20;
 const MAX_ATTACHMENT_BYTES = 25 << 20;
@@ -24,6 +27,15 @@ function leaseBody(lease: LeaseRecord, ttlMs: number): Lease {
 /** Reads and validates a JSON body against a connector protocol schema; answers 400 itself when it does not match. */
 function parse<T extends z.ZodType>(request: FastifyRequest, reply: FastifyReply, schema: T): Promise<z.infer<T> | null> {
   return parseJsonBody(request, reply, schema, MAX_JSON_BYTES, 'invalid_request');
+}
+
+/** A transfer's bytes, chunk by chunk as the store keeps them; fails if one is missing (a purge mid-read). */
+async function* transferBytes(store: Store, transfer: TransferRecord): AsyncGenerator<Uint8Array> {
+  for (let seq = 0; seq < chunkCount(transfer.byteSize); seq++) {
+    const chunk = await store.readTransferChunk(transfer.accountId, transfer.id, seq);
+    if (!chunk) throw new Error(`chunk ${seq} of transfer ${transfer.id} is missing`);
+    yield chunk;
+  }
 }
 
 /** Why a poll's signal aborts: given, so that no DOMException is made for each of them. */
@@ -117,6 +129,26 @@ export function connectorRoutes(services: Services): (app: FastifyInstance) => P
         return sendError(reply, 'invalid_request', `conversation "${result.error.unknownConversation}" is unknown; report conversation.appeared first`);
       }
       return reply.send({ recorded: result.value.recorded });
+    });
+
+    app.get('/v1/connector/transfers/:transferId', async (request: FastifyRequest<{ Params: { transferId: string }; Querystring: Record<string, string> }>, reply) => {
+      const accountId = request.accountId!;
+      const params = connectorSchemas.zFetchTransferPath.safeParse(request.params);
+      const query = connectorSchemas.zFetchTransferQuery.safeParse({ ...request.query, epoch: Number(request.query.epoch) });
+      if (!params.success || !query.success) return sendError(reply, 'invalid_request', 'transferId, commandId or epoch is invalid');
+      const commandId = query.data.commandId.toLowerCase();
+      request.commandId = commandId;
+      if (!(await isLiveEpoch(services, accountId, query.data.epoch))) return replyError(reply, leaseLost());
+      // Off, nothing was ever uploaded: every id is unknown.
+      const transfer = config.transfers === 'enabled' ? await store.fetchTransfer(accountId, params.data.transferId, commandId, clock.now()) : null;
+      if (!transfer) return sendError(reply, 'transfer_not_found', 'no usable transfer by this id for this command (unknown, expired, or still uploading)');
+      return reply
+        .header('content-type', transfer.mimeType)
+        .header('content-length', String(transfer.byteSize))
+        .header('content-disposition', contentDisposition(transfer.fileName))
+        .header('x-switchboard-sha256', transfer.sha256)
+        .header('x-content-type-options', 'nosniff')
+        .send(Readable.from(transferBytes(store, transfer), { objectMode: false }));
     });
 
     app.put('/v1/connector/attachments/:attachmentId', async (request: FastifyRequest<{ Params: { attachmentId: string }; Querystring: Record<string, string> }>, reply) => {

@@ -236,6 +236,30 @@ export interface AttachmentRecord {
   createdAt: number;
 }
 
+/** Media uploaded with `POST /v1/transfers` (specs/openapi/switchboard.yaml, "Transfers"). */
+export interface TransferRecord {
+  id: string;
+  accountId: string;
+  fileName: string;
+  /** Lower-cased, without parameters. */
+  mimeType: string;
+  byteSize: number;
+  /** Lower-case hex; empty while uploading. */
+  sha256: string;
+  /** Only a `ready` transfer can be fetched; an `uploading` one is an upload under way or cut off. */
+  state: 'uploading' | 'ready';
+  createdAt: number;
+  /** When a new command can no longer use it (0 while uploading). */
+  expiresAt: number;
+}
+
+/** What an account may upload. */
+export interface TransferLimits {
+  maxBytes: number;
+  /** Media types (`application/pdf`) or families (`image/*`), lower case. */
+  allowedTypes: string[];
+}
+
 export interface Page<T> {
   items: T[];
   nextCursor: string | null;
@@ -458,6 +482,39 @@ export interface AttachmentStore {
 }
 
 /**
+ * Transfers, in chunks of 1 MiB (rules/transfers.ts). An upload is written chunk by chunk, each
+ * chunk its own short write (a slow client never holds a transaction, nor SQLite's writer), and
+ * becomes usable only when `finishTransfer` commits.
+ */
+export interface TransferStore {
+  /** Records an upload under way ('uploading'), with no chunk. */
+  beginTransfer(input: { id: string; accountId: string; fileName: string; mimeType: string; createdAt: number }): Promise<void>;
+  /** Stores chunk `seq` (0, 1, ...) of an upload under way. */
+  appendTransferChunk(accountId: string, transferId: string, seq: number, bytes: Uint8Array): Promise<void>;
+  /** Makes the upload usable (ready, its size, checksum and expiry) in one write; null when no upload under way has this id. */
+  finishTransfer(accountId: string, transferId: string, done: { byteSize: number; sha256: string; expiresAt: number }): Promise<TransferRecord | null>;
+  /** Drops an upload (refused or cut off) and its chunks. */
+  abandonTransfer(accountId: string, transferId: string): Promise<void>;
+  /**
+   * A connector host's fetch of a transfer for a command of the account: when `transferFetchable`
+   * allows it at `now`, records that the command used it (so it is kept as long as the command)
+   * and answers it, in one write; null otherwise, and nothing is written.
+   */
+  fetchTransfer(accountId: string, transferId: string, commandId: string, now: number): Promise<TransferRecord | null>;
+  /** Chunk `seq` of a transfer; null when there is none. */
+  readTransferChunk(accountId: string, transferId: string, seq: number): Promise<Uint8Array | null>;
+  /**
+   * Drops up to `limit` transfers: ready ones expired at `now` that no command used (a command's
+   * use goes with the command), and uploads still 'uploading' that began before `uploadingBefore`.
+   * Answers how many.
+   */
+  purgeTransfers(now: number, uploadingBefore: number, limit: number): Promise<number>;
+  /** The account's limits; the defaults until set. */
+  getTransferLimits(accountId: string): Promise<TransferLimits>;
+  setTransferLimits(accountId: string, limits: TransferLimits, at: number): Promise<void>;
+}
+
+/**
  * Everything Switchboard keeps. Every write resolves only once it is durable, and a rejected
  * write leaves nothing behind. Reads see only what is durable, so nothing a client is shown can
  * be rolled back by a crash; a read issued after a write resolved sees it. Each write method is
@@ -507,7 +564,7 @@ export interface HoldStore {
   policyCounts(accountId: string, conversationId: string | null, now: number): Promise<PolicyCounts>;
 }
 
-export interface Store extends AccountStore, ConversationStore, CommandStore, EventStore, LeaseStore, AttachmentStore, AdminStore, HoldStore {
+export interface Store extends AccountStore, ConversationStore, CommandStore, EventStore, LeaseStore, AttachmentStore, AdminStore, HoldStore, TransferStore {
   close(): Promise<void>;
   /** Resolves once every write issued so far is durable (or has failed). */
   flushed(): Promise<void>;

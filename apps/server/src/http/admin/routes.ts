@@ -99,6 +99,13 @@ export function adminRoutes(services: Services): (app: FastifyInstance) => Promi
       const b = await body(request, reply, z.record(z.string(), z.unknown()));
       return b === null ? reply : answer(reply, await admin.setPolicies(by(request), request.params.accountId, b));
     });
+    app.get('/v1/admin/accounts/:accountId/transfer-limits', async (request: FastifyRequest<Account>, reply) =>
+      answer(reply, await admin.getTransferLimits(services, request.params.accountId)));
+    app.put('/v1/admin/accounts/:accountId/transfer-limits', async (request: FastifyRequest<Account>, reply) => {
+      // Any JSON object here: the domain checks it against TransferLimits, as it does the policies.
+      const b = await body(request, reply, z.record(z.string(), z.unknown()));
+      return b === null ? reply : answer(reply, await admin.setTransferLimits(by(request), request.params.accountId, b));
+    });
     app.post('/v1/admin/outbound/pause', async (request, reply) => answer(reply, await admin.setAllPaused(by(request), true)));
     app.post('/v1/admin/outbound/resume', async (request, reply) => answer(reply, await admin.setAllPaused(by(request), false)));
     app.get('/v1/admin/accounts/:accountId/keys', async (request: FastifyRequest<Account>, reply) =>

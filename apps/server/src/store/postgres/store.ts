@@ -14,6 +14,7 @@ import { leases } from './leases.ts';
 import { attachments } from './attachments.ts';
 import { admin } from './admin.ts';
 import { holds } from './holds.ts';
+import { transfers } from './transfers.ts';
 import { PostgresWebhookStore } from './webhooks.ts';
 
 export interface PostgresOptions {
@@ -83,6 +84,6 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Postg
       return unlisten;
     },
     rateLimiter: (name, limit, windowMs) => new PostgresRateLimiter(sql, db.cache, name, limit, windowMs),
-    ...accounts(db), ...conversations(db), ...commands(db), ...events(db), ...leases(db), ...attachments(db), ...admin(db), ...holds(db),
+    ...accounts(db), ...conversations(db), ...commands(db), ...events(db), ...leases(db), ...attachments(db), ...admin(db), ...holds(db), ...transfers(db),
   };
 }

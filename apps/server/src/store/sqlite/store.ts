@@ -9,6 +9,7 @@ import { leases } from './leases.ts';
 import { attachments } from './attachments.ts';
 import { admin } from './admin.ts';
 import { holds } from './holds.ts';
+import { transfers } from './transfers.ts';
 import { SqliteWebhookStore } from './webhooks.ts';
 
 export type { SqliteOptions } from './transaction.ts';
@@ -26,6 +27,6 @@ export function openSqliteStore(options: SqliteOptions): SqliteStore {
     close: () => db.close(),
     flushed: () => db.flushed(),
     webhooks: new SqliteWebhookStore(db),
-    ...accounts(db), ...conversations(db), ...commands(db), ...events(db), ...leases(db), ...attachments(db), ...admin(db), ...holds(db),
+    ...accounts(db), ...conversations(db), ...commands(db), ...events(db), ...leases(db), ...attachments(db), ...admin(db), ...holds(db), ...transfers(db),
   };
 }

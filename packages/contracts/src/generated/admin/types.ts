@@ -746,7 +746,7 @@ export interface components {
          *     (`image/*`), lower case; an empty list allows nothing.
          */
         TransferLimits: {
-            /** Format: int64 */
+            /** Format: int32 */
             maxBytes: number;
             allowedTypes: string[];
         };
@@ -1052,7 +1052,7 @@ export interface components {
              * @description The operator key that made the change; null for a change the CLI made where the store is (no key is needed there).
              */
             operatorKeyId: string | null;
-            /** @description The operation: `account.create`, `account.pause`, `account.resume`, `outbound.pause`, `outbound.resume`, `key.create`, `key.revoke`, `operator_key.create`, `operator_key.revoke`, `account.policies`, `command.release`, `command.reject`, `webhook_endpoint.enable`, `webhook_endpoint.disable`, `webhook_endpoint.rotate_secret`, `webhook_endpoint.resend`, `webhook_endpoint.replay`, `webhook_endpoint.test`. */
+            /** @description The operation: `account.create`, `account.pause`, `account.resume`, `outbound.pause`, `outbound.resume`, `key.create`, `key.revoke`, `operator_key.create`, `operator_key.revoke`, `account.policies`, `account.transfer_limits`, `command.release`, `command.reject`, `webhook_endpoint.enable`, `webhook_endpoint.disable`, `webhook_endpoint.rotate_secret`, `webhook_endpoint.resend`, `webhook_endpoint.replay`, `webhook_endpoint.test`. */
             action: string;
             /**
              * Format: uuid

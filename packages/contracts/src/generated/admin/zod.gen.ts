@@ -59,7 +59,7 @@ export const zAccount = z.object({
  *
  */
 export const zTransferLimits = z.strictObject({
-    maxBytes: z.coerce.bigint().gte(BigInt(1)).lte(BigInt(100000000)),
+    maxBytes: z.int().gte(1).lte(100000000),
     allowedTypes: z.array(z.string().max(127).regex(/^[a-z0-9][a-z0-9!#$&^_.+-]*\/([a-z0-9][a-z0-9!#$&^_.+-]*|\*)$/)).max(64)
 });
 

@@ -336,6 +336,14 @@ export interface paths {
          *     The answer carries the `transferId` to put in a payload, the size, the SHA-256 of the
          *     bytes (compare it with your own to check the upload) and when the transfer expires if
          *     no command uses it.
+         *
+         *     The checks, in order, all before a byte of the body is read: `Authorization` (401) and
+         *     the reads' rate limit (429, see "Abuse limits"), transfers turned on (404
+         *     `transfers_disabled`), `fileName` (400 `invalid_query`), `Content-Encoding` and
+         *     `Content-Type` (415 `transfer_type_invalid`; `identity` is no coding), the account's
+         *     allowed types (415 `transfer_type_not_allowed`), `Content-Length` (413
+         *     `transfer_too_large`). A refusal with the body still arriving closes the connection
+         *     after the answer.
          */
         post: operations["createTransfer"];
         delete?: never;
@@ -653,7 +661,7 @@ export interface components {
             fileName: string;
             /** @description The upload's `Content-Type`, lower-cased, without parameters. */
             mimeType: string;
-            /** Format: int64 */
+            /** Format: int32 */
             byteSize: number;
             /** @description The SHA-256 of the bytes, lower-case hex. */
             sha256: string;

@@ -201,7 +201,7 @@ export const zTransfer = z.strictObject({
     transferId: z.string(),
     fileName: z.string(),
     mimeType: z.string(),
-    byteSize: z.coerce.bigint().gte(BigInt(0)).lte(BigInt(100000000)),
+    byteSize: z.int().gte(0).lte(100000000),
     sha256: z.string().regex(/^[0-9a-f]{64}$/),
     createdAt: z.iso.datetime({ offset: true }),
     expiresAt: z.iso.datetime({ offset: true })

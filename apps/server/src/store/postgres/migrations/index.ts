@@ -8,9 +8,10 @@ import idempotencyKeyCommand from './007-idempotency-key-command.ts';
 import admin from './008-admin.ts';
 import linePolicies from './009-line-policies.ts';
 import holds from './010-holds.ts';
+import transfers from './011-transfers.ts';
 
 /**
  * The PostgreSQL schema, one SQL text per version (version = position + 1). Append-only: a
  * released migration is never edited; a change (a new table, say) is a new file listed here.
  */
-export const migrations: readonly string[] = [initial, webhooks, polls, commandErrorsAndRetention, cacheVersion, messages, idempotencyKeyCommand, admin, linePolicies, holds];
+export const migrations: readonly string[] = [initial, webhooks, polls, commandErrorsAndRetention, cacheVersion, messages, idempotencyKeyCommand, admin, linePolicies, holds, transfers];
