@@ -1,12 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
-/** The e2e files of a message's life (delivered, read, failed, tapbacks, edits, unsends), run again on a PostgreSQL-backed server. */
+/** The e2e files of a message's life (delivered, read, failed, tapbacks, edits, unsends) and of transfers, run again on a PostgreSQL-backed server. */
 const MESSAGE_LIFE = [
   'test/message-life.e2e.test.ts',
   'test/message-life-failover.e2e.test.ts',
   'test/bluebubbles-message-life.e2e.test.ts',
   'test/bluebubbles-message-life-failover.e2e.test.ts',
   'test/platform-cli.e2e.test.ts',
+  // Transfers are stored in the server's database, chunk by chunk: both stores serve them.
+  'test/transfers.e2e.test.ts',
 ];
 
 export default defineConfig({

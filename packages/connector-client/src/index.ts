@@ -5,10 +5,22 @@
  */
 import createClient, { type Client } from 'openapi-fetch';
 import { connectorErrorCatalog, type ConnectorErrorCode } from '@switchboard/contracts/catalog';
+import { fileNameOf, mimeTypeOf, type Transfer } from './transfer.ts';
 import { keptAlive, type Transport } from './transport.ts';
 import type { BatchedSettlement, ConnectorComponents, ConnectorPaths, DispatchedCommand, Lease, LeaseRequest, PlatformEvent, Settlement, SettlementResult } from '@switchboard/contracts';
 
 export type ConnectorApi = Client<ConnectorPaths>;
+export type { Transfer } from './transfer.ts';
+
+/**
+ * What `GET /v1/connector/transfers/{transferId}` answered: the media; no usable transfer (404:
+ * transfers off, or the id unknown, another account's, still uploading or expired; a server older
+ * than transfers answers 404 too); or any other answer as it is (lease lost, 5xx...).
+ */
+export type TransferAnswer =
+  | { result: 'found'; transfer: Transfer }
+  | { result: 'not_found'; error: ErrorBody }
+  | { result: 'other'; answer: Answer };
 
 /** The server could not be reached or answered nothing usable; the request may or may not have taken effect. */
 export class NetworkError extends Error {
@@ -102,6 +114,33 @@ export class ConnectorClient {
 
   reportPlatformEvents(epoch: number, events: PlatformEvent[]): Promise<Answer<{ recorded: number }>> {
     return this.post('/v1/connector/platform-events', { epoch, events });
+  }
+
+  /** The media a dispatched command names; a failure to talk is a NetworkError, as for every call. */
+  async fetchTransfer(transferId: string, command: { commandId: string; epoch: number }, signal?: AbortSignal): Promise<TransferAnswer> {
+    let response: Response | undefined;
+    const answer = await this.answer<ArrayBuffer>('GET /v1/connector/transfers/{transferId}', signal, async () => {
+      const result = await this.api.GET('/v1/connector/transfers/{transferId}', {
+        params: { path: { transferId }, query: { commandId: command.commandId, epoch: command.epoch } },
+        parseAs: 'arrayBuffer',
+        ...(signal ? { signal } : {}),
+      });
+      response = result.response;
+      return result;
+    });
+    if (answer.status === 404) return { result: 'not_found', error: errorOf(answer) };
+    if (answer.status !== 200 || !response) return { result: 'other', answer };
+    const { headers } = response;
+    return {
+      result: 'found',
+      transfer: {
+        fileName: fileNameOf(headers.get('content-disposition')) ?? transferId,
+        mimeType: mimeTypeOf(headers.get('content-type')),
+        sha256: (headers.get('x-switchboard-sha256') ?? '').trim().toLowerCase(),
+        // An empty body has no data (openapi-fetch reads none for Content-Length 0).
+        bytes: answer.body ? new Uint8Array(answer.body) : new Uint8Array(0),
+      },
+    };
   }
 
   uploadAttachment(epoch: number, attachmentId: string, fileName: string, mimeType: string, bytes: Uint8Array): Promise<Answer> {

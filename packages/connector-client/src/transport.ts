@@ -28,7 +28,9 @@ function plainResponse(status: number, incoming: http.IncomingMessage, bytes: Bu
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
   const text = async () => bytes.toString('utf8');
-  return { status, ok: status >= 200 && status < 300, headers, body: null, text, json: async () => JSON.parse(await text()) } as unknown as Response;
+  // A transfer's bytes are read as an ArrayBuffer (openapi-fetch's `parseAs: 'arrayBuffer'`).
+  const arrayBuffer = async () => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+  return { status, ok: status >= 200 && status < 300, headers, body: null, text, json: async () => JSON.parse(await text()), arrayBuffer } as unknown as Response;
 }
 
 export interface Transport {

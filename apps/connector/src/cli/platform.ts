@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { simulatorDbPath } from '../config.ts';
 import { NOT_DELIVERED, TAPBACKS, type FailureReason, type MessageChange } from '../driver/simulator/life.ts';
@@ -19,6 +21,10 @@ What the platform shows:
   messages --conversation <extId>    a conversation's messages, oldest first, with when each was delivered,
                                      read, failed, edited or unsent; tapbacks and group changes are rows too
   action --logical-action-id <id>    what one logical action did on the platform, and its execution record
+  attachment --attachment-id <id> [--out <path>]
+                                     a file on the platform: one someone sent, or one the account sent (an
+                                     attachment's or sticker's attachmentIds, a group's photoAttachmentId):
+                                     its name, type, size and sha256; --out writes its bytes there
   pending                            what the platform will do to messages, and when (dueAt, ms since the epoch)
 
 What becomes of the account's messages (--message <messageExternalId>, from the stream's message.sent,
@@ -66,6 +72,8 @@ export function runPlatform(args: string[]): number {
         account: { type: 'string' },
         conversation: { type: 'string' },
         'logical-action-id': { type: 'string' },
+        'attachment-id': { type: 'string' },
+        out: { type: 'string' },
         message: { type: 'string' },
         command: { type: 'string' },
         reason: { type: 'string' },
@@ -117,11 +125,16 @@ export function runPlatform(args: string[]): number {
     } else if (what === 'pending') {
       platform.release();
       result = platform.pending();
+    } else if (what === 'attachment' && values['attachment-id']) {
+      const { attachmentId, fileName, mimeType, bytes } = platform.attachment(values['attachment-id']);
+      if (values.out) writeFileSync(values.out, bytes);
+      result = { attachmentId, fileName, mimeType, byteSize: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex') };
     } else if (what === 'action' && values['logical-action-id']) {
       const id = values['logical-action-id'];
       result = { execution: platform.execution(id), messages: platform.messagesOfAction(id) };
     } else {
-      process.stderr.write(`${['messages', 'action'].includes(what) ? `${what} needs ${what === 'messages' ? '--conversation' : '--logical-action-id'}` : `unknown platform command "${what}"`}\n\n${platformUsage}\n`);
+      const needs: Record<string, string> = { messages: '--conversation', action: '--logical-action-id', attachment: '--attachment-id' };
+      process.stderr.write(`${needs[what] ? `${what} needs ${needs[what]}` : `unknown platform command "${what}"`}\n\n${platformUsage}\n`);
       return 2;
     }
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

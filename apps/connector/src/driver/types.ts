@@ -33,15 +33,21 @@ export interface ConversationRef {
   membershipVersion: number;
 }
 
-/** What message.send puts on the platform. Plain text is `kind: 'text'`; media kinds never get here (nothing produces a transferId). */
-export type OutgoingContent = { kind: 'text'; text: string } | Exclude<Api['RichPayload'], { kind: 'attachment' | 'sticker' }>;
-
 /** A file on the platform, with its bytes. */
 export interface Media {
   fileName: string;
   mimeType: string;
   bytes: Uint8Array;
 }
+
+/**
+ * What message.send puts on the platform. Plain text is `kind: 'text'`; an attachment or a
+ * sticker carries the media the host fetched for its transferId (checksum verified).
+ */
+export type OutgoingContent =
+  | { kind: 'text'; text: string }
+  | Exclude<Api['RichPayload'], { kind: 'attachment' | 'sticker' }>
+  | { kind: 'attachment' | 'sticker'; media: Media };
 
 /** Platform events in the connector protocol's shapes: the host forwards them as they are. */
 export type ConversationAppeared = Protocol['PlatformConversationAppeared'];
@@ -163,6 +169,8 @@ export interface Driver {
   renameGroup(action: ActionRef, conversation: ConversationRef, name: string): Promise<Outcome>;
   addParticipant(action: ActionRef, conversation: ConversationRef, participant: string): Promise<Outcome>;
   removeParticipant(action: ActionRef, conversation: ConversationRef, participant: string): Promise<Outcome>;
+  /** group.update set_photo, with the image the host fetched for its transferId. */
+  setGroupPhoto(action: ActionRef, conversation: ConversationRef, photo: Media): Promise<Outcome>;
   leaveGroup(action: ActionRef, conversation: ConversationRef): Promise<Outcome>;
 
   /** Delivers what happens on the platform on its own, oldest first, from where the last holder of the lease stopped. */

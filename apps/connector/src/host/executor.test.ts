@@ -1,8 +1,9 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Capability, DispatchedCommand } from '@switchboard/contracts';
+import type { Transfer } from '@switchboard/connector-client';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { allCapabilityNames, allRichKinds } from '../config.ts';
@@ -10,7 +11,7 @@ import { SimulatorDriver } from '../driver/simulator/driver.ts';
 import { directExternalId } from '../driver/simulator/platform.ts';
 import { noFaults, type FaultSettings } from '../driver/simulator/settings.ts';
 import type { Outcome, OutcomeResult } from '../driver/types.ts';
-import { Executor, executionOf } from './executor.ts';
+import { Executor, executionOf, TransferFetchRefused, type TransferSource } from './executor.ts';
 import { directTarget, dispatched, groupTarget, participantsTarget, recipientTarget } from './fixtures.test-support.ts';
 
 const everything: Capability[] = allCapabilityNames.map((name) => {
@@ -166,5 +167,95 @@ describe('commands end to end on the simulator', () => {
   test('reaction.tapback of an unknown message has no message to react to', async () => {
     const executor = new Executor(driver, everything);
     expect(await executor.execute(dispatched('reaction.tapback', { messageExternalId: randomUUID(), tapback: 'love' }, dm()))).toMatchObject({ errorCode: 'no_message_to_react_to' });
+  });
+});
+
+describe('transfers: the media a transferId names is fetched, checked and handed to the driver', () => {
+  const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3, 4]);
+  const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+  /** A server that holds one transfer, `t1`; every fetch is recorded. */
+  function serving(transfer: Transfer = { fileName: 'photo.png', mimeType: 'image/png', sha256: sha(png), bytes: png }) {
+    const fetches: Array<{ transferId: string; commandId: string; epoch: number }> = [];
+    const source: TransferSource = async (transferId, command) => {
+      fetches.push({ transferId, commandId: command.commandId, epoch: command.epoch });
+      return transferId === 't1' ? { result: 'found', transfer } : { result: 'not_found', error: { error: 'transfer_not_found', message: 'no such transfer' } };
+    };
+    return { source, fetches };
+  }
+
+  test.each(['attachment', 'sticker'] as const)('message.send %s: succeeds with its echo, and the platform keeps the file (name, type, bytes, sha256)', async (kind) => {
+    const { source, fetches } = serving();
+    const executor = new Executor(driver, everything, source);
+    const command = dispatched('message.send', { kind, transferId: 't1' }, dm());
+    const execution = await executor.execute(command);
+    expect(execution).toMatchObject({ status: 'succeeded', errorCode: null, events: [{ type: 'message.sent', commandId: command.commandId }] });
+    expect(fetches).toEqual([{ transferId: 't1', commandId: command.commandId, epoch: command.epoch }]);
+    const [sent] = driver.platform.messagesOfAction(command.logicalActionId);
+    expect(sent).toMatchObject({ kind, direction: 'out', body: { fileName: 'photo.png', mimeType: 'image/png', byteSize: png.byteLength, sha256: sha(png) } });
+    const file = driver.platform.attachment((sent!.body.attachmentIds as string[])[0]!);
+    expect(file).toMatchObject({ fileName: 'photo.png', mimeType: 'image/png' });
+    expect(Buffer.from(file.bytes).equals(Buffer.from(png))).toBe(true);
+  });
+
+  test('group.update set_photo: succeeds, and the group\'s photo on the platform is the file', async () => {
+    const { source } = serving();
+    const executor = new Executor(driver, everything, source);
+    const target = await group(executor);
+    if (target.kind !== 'conversation') throw new Error('unreachable');
+    expect(await executor.execute(dispatched('group.update', { action: 'set_photo', transferId: 't1' }, target))).toMatchObject({ status: 'succeeded', errorCode: null });
+    const state = driver.platform.conversation(target.externalId)!;
+    expect(state.photoSha256).toBe(sha(png));
+    expect(driver.platform.attachment(state.photoAttachmentId!).bytes).toEqual(png);
+  });
+
+  test.each([
+    ['message.send attachment', 'message.send', { kind: 'attachment', transferId: 'gone' }],
+    ['group.update set_photo', 'group.update', { action: 'set_photo', transferId: 'gone' }],
+  ] as const)('%s: a 404 (transfers off, unknown, expired, another account\'s) settles transfer_unavailable at /payload/transferId, the platform untouched', async (_name, type, payload) => {
+    const { source } = serving();
+    const executor = new Executor(driver, everything, source);
+    const target = type === 'group.update' ? await group(executor) : dm();
+    const command = dispatched(type, payload, target);
+    expect(await executor.execute(command)).toEqual({
+      status: 'failed', errorCode: 'transfer_unavailable', errorPath: '/payload/transferId', events: [], replayed: false,
+      detail: expect.stringMatching(/^transferId "gone" names no usable transfer: transfers are turned off on the server, or it is unknown/),
+    });
+    expect(driver.platform.messagesOfAction(command.logicalActionId)).toEqual([]);
+  });
+
+  test('bytes that do not match the transfer\'s sha256 are never sent: transfer_unavailable, the platform untouched', async () => {
+    const { source } = serving({ fileName: 'photo.png', mimeType: 'image/png', sha256: sha(new Uint8Array([1])), bytes: png });
+    const executor = new Executor(driver, everything, source);
+    const command = dispatched('message.send', { kind: 'attachment', transferId: 't1' }, dm());
+    expect(await executor.execute(command)).toMatchObject({ status: 'failed', errorCode: 'transfer_unavailable', errorPath: '/payload/transferId', detail: expect.stringContaining(`have SHA-256 ${sha(png)}`) });
+    expect(driver.platform.messagesOfAction(command.logicalActionId)).toEqual([]);
+  });
+
+  test('any other answer (5xx, lease lost) throws, as every failure to execute does: the host tries again while its lease lives', async () => {
+    const answer = { status: 503, body: { error: 'http_503', message: '' } };
+    const executor = new Executor(driver, everything, async () => ({ result: 'other', answer }));
+    const command = dispatched('message.send', { kind: 'attachment', transferId: 't1' }, dm());
+    const thrown = await executor.execute(command).catch((error: unknown) => error);
+    expect(thrown).toBeInstanceOf(TransferFetchRefused);
+    expect((thrown as TransferFetchRefused).answer).toBe(answer);
+    expect(driver.platform.messagesOfAction(command.logicalActionId)).toEqual([]);
+  });
+
+  test('a command the platform already shows is replayed without fetching its media again', async () => {
+    const { source, fetches } = serving();
+    const executor = new Executor(driver, everything, source);
+    const command = dispatched('message.send', { kind: 'attachment', transferId: 't1' }, dm());
+    const first = await executor.execute(command);
+    expect(await executor.execute({ ...command, epoch: 2 })).toEqual({ ...first, replayed: true });
+    expect(fetches).toHaveLength(1);
+  });
+
+  test('capability_constraint_violation still comes first: nothing is fetched', async () => {
+    const { source, fetches } = serving();
+    const executor = new Executor(driver, everything.filter((c) => c.name !== 'command.group_update.v1').concat({ name: 'command.group_update.v1', supportsRename: true, supportsPhoto: false, supportsParticipants: true }), source);
+    const target = await group(executor);
+    expect(await executor.execute(dispatched('group.update', { action: 'set_photo', transferId: 't1' }, target))).toMatchObject({ errorCode: 'capability_constraint_violation' });
+    expect(fetches).toEqual([]);
   });
 });

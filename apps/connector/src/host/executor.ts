@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import type { Capability, DispatchedCommand, SettlementCode } from '@switchboard/contracts';
+import type { Answer, TransferAnswer } from '@switchboard/connector-client';
 import { replay } from '../driver/replay.ts';
-import type { ActionRef, Driver, Outcome, OutcomeResult, OutgoingContent, ReportableEvent } from '../driver/types.ts';
+import type { ActionRef, Driver, Media, Outcome, OutcomeResult, OutgoingContent, ReportableEvent } from '../driver/types.ts';
 import { checkCapabilities } from './capabilities.ts';
 import { validate, type MessageSendPayload, type Plan } from './validate.ts';
 
@@ -39,7 +41,27 @@ function failed(errorCode: SettlementCode, detail: string, errorPath?: string): 
   return { status: 'failed', errorCode, detail, ...(errorPath === undefined ? {} : { errorPath }), events: [], replayed: false };
 }
 
-/** Payloads that name staged media by transferId; the service has no way to stage any. */
+/** Fetches the media a command names (ConnectorClient.fetchTransfer, bound to the host's client). */
+export type TransferSource = (transferId: string, command: DispatchedCommand) => Promise<TransferAnswer>;
+
+/** With no source (transfers never fetched), every transferId names nothing: the service specification's behaviour. */
+const NO_TRANSFERS: TransferSource = async () => ({ result: 'not_found', error: { error: 'transfer_not_found', message: '' } });
+
+/**
+ * The server answered a transfer fetch with something other than the media or 404 (lease lost,
+ * 5xx, 429...). Thrown like any other failure to execute, so the host tries again while its
+ * lease lives (the fetch is a read; trying again does nothing twice).
+ */
+export class TransferFetchRefused extends Error {
+  override readonly name = 'TransferFetchRefused';
+  readonly answer: Answer;
+  constructor(transferId: string, answer: Answer) {
+    super(`fetching transferId "${transferId}": the server answered ${answer.status}`);
+    this.answer = answer;
+  }
+}
+
+/** Payloads that name media by transferId (uploaded with POST /v1/transfers, when the server has transfers on). */
 function transferIdOf(plan: Plan): string | null {
   if (plan.type === 'message.send' && plan.target === 'conversation' && 'transferId' in plan.payload) return plan.payload.transferId;
   if (plan.type === 'group.update' && plan.payload.action === 'set_photo') return plan.payload.transferId;
@@ -57,24 +79,51 @@ function conversationKindRule(plan: Plan): Execution | null {
   return null;
 }
 
-function contentOf(payload: MessageSendPayload): OutgoingContent {
+function contentOf(payload: MessageSendPayload, media: Media | null): OutgoingContent {
   if (!('kind' in payload)) return { kind: 'text', text: payload.text };
-  if (payload.kind === 'attachment' || payload.kind === 'sticker') throw new Error('media kinds settle transfer_unavailable before they reach a driver');
+  if (payload.kind === 'attachment' || payload.kind === 'sticker') {
+    if (!media) throw new Error('a media kind reaches the driver only with its fetched media');
+    return { kind: payload.kind, media };
+  }
   return payload;
 }
 
+const sha256Of = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
 /**
- * Decides and carries out one dispatched command: payload, capabilities, transfer and
- * conversation-kind rules first (they need no platform), then the platform's own record of the
- * logical action, and only then the driver.
+ * The media a transferId names, or the transfer_unavailable failure when there is none to use:
+ * 404 (transfers off, the id unknown, another account's, expired or still uploading), or bytes
+ * that do not match the checksum the server stored (never sent as they are). Any other answer
+ * throws, and the host tries the command again.
+ */
+async function fetchMedia(source: TransferSource, transferId: string, command: DispatchedCommand): Promise<Media | Execution> {
+  const answer = await source(transferId, command);
+  if (answer.result === 'not_found') {
+    return failed('transfer_unavailable', `transferId "${transferId}" names no usable transfer: transfers are turned off on the server, or it is unknown, expired, still uploading or another account's`, '/payload/transferId');
+  }
+  if (answer.result === 'other') throw new TransferFetchRefused(transferId, answer.answer);
+  const { fileName, mimeType, sha256, bytes } = answer.transfer;
+  const actual = sha256Of(bytes);
+  if (actual !== sha256) {
+    return failed('transfer_unavailable', `transferId "${transferId}": the ${bytes.byteLength} bytes fetched have SHA-256 ${actual}, not the transfer's ${sha256 || '(none given)'}; nothing was sent`, '/payload/transferId');
+  }
+  return { fileName, mimeType, bytes };
+}
+
+/**
+ * Decides and carries out one dispatched command: payload, capabilities and conversation-kind
+ * rules first (they need no platform), then the platform's own record of the logical action,
+ * then the media a transferId names (fetched from the server), and only then the driver.
  */
 export class Executor {
   private readonly driver: Driver;
   private readonly capabilities: readonly Capability[];
+  private readonly transfers: TransferSource;
 
-  constructor(driver: Driver, capabilities: readonly Capability[]) {
+  constructor(driver: Driver, capabilities: readonly Capability[], transfers: TransferSource = NO_TRANSFERS) {
     this.driver = driver;
     this.capabilities = capabilities;
+    this.transfers = transfers;
   }
 
   async execute(command: DispatchedCommand): Promise<Execution> {
@@ -85,9 +134,6 @@ export class Executor {
     const capability = checkCapabilities(plan, this.capabilities);
     if (!capability.ok) return failed('capability_constraint_violation', capability.detail);
 
-    const transferId = transferIdOf(plan);
-    if (transferId !== null) return failed('transfer_unavailable', `transferId "${transferId}" names no staged media: the service has no way to stage any`, '/payload/transferId');
-
     const kindRule = conversationKindRule(plan);
     if (kindRule) return kindRule;
 
@@ -95,16 +141,25 @@ export class Executor {
     // A command dispatched again after a failover may already be done on the platform.
     const done = await this.driver.findExecuted(command.logicalActionId);
     if (done) return executionOf(replay(done, action));
-    return executionOf(await this.drive(plan, action));
+
+    // Fetched last, once nothing else can refuse the command: the bytes are the largest thing a command needs.
+    const transferId = transferIdOf(plan);
+    let media: Media | null = null;
+    if (transferId !== null) {
+      const fetched = await fetchMedia(this.transfers, transferId, command);
+      if ('status' in fetched) return fetched;
+      media = fetched;
+    }
+    return executionOf(await this.drive(plan, action, media));
   }
 
-  private drive(plan: Plan, action: ActionRef): Promise<Outcome> {
+  private drive(plan: Plan, action: ActionRef, media: Media | null): Promise<Outcome> {
     const { driver } = this;
     switch (plan.type) {
       case 'message.send':
         return plan.target === 'recipient'
           ? driver.sendToRecipient(action, plan.recipientExternalId, plan.text)
-          : driver.sendToConversation(action, plan.conversation, contentOf(plan.payload));
+          : driver.sendToConversation(action, plan.conversation, contentOf(plan.payload, media));
       case 'reaction.tapback':
         return driver.tapback(action, plan.conversation, plan.payload.messageExternalId, plan.payload.tapback, plan.payload.remove ?? false);
       case 'reaction.apply':
@@ -125,7 +180,8 @@ export class Executor {
           case 'remove_participant':
             return driver.removeParticipant(action, plan.conversation, payload.participantExternalId);
           case 'set_photo':
-            throw new Error('set_photo settles transfer_unavailable before it reaches a driver');
+            if (!media) throw new Error('set_photo reaches the driver only with its fetched media');
+            return driver.setGroupPhoto(action, plan.conversation, media);
         }
       }
     }

@@ -2,7 +2,7 @@ import { connectorSchemas, type Capability, type DispatchedCommand, type Lease }
 import type { Logger } from 'pino';
 import type { Driver, FeedEvent, FeedSubscription } from '../driver/types.ts';
 import { errorOf, isLeaseLost, NetworkError, type ConnectorClient } from '@switchboard/connector-client';
-import { Executor, type Execution } from './executor.ts';
+import { Executor, TransferFetchRefused, type Execution } from './executor.ts';
 import { Lanes } from './lanes.ts';
 import { LeaseKeeper, LeaseTakenOver } from './lease.ts';
 import { MAX_BATCH_ITEMS, MAX_ITEM_EVENTS, Reporter, type SettlementAnswer } from './report.ts';
@@ -121,7 +121,8 @@ export class ConnectorHost {
     if (this.stopping) return;
     if (!this.driver) {
       this.driver = this.options.driverFor(lease.accountId);
-      this.executor = new Executor(this.driver, this.options.capabilities);
+      const { client } = this.options;
+      this.executor = new Executor(this.driver, this.options.capabilities, (transferId, command) => client.fetchTransfer(transferId, command));
     }
     const session: EpochSession = { lease, ended, polling: new AbortController(), feed: null, holding: new Set() };
     this.sessions.add(session);
@@ -211,6 +212,12 @@ export class ConnectorHost {
       try {
         job.execution = await this.executor!.execute(command);
       } catch (error) {
+        if (error instanceof TransferFetchRefused && isLeaseLost(error.answer)) {
+          // The server fenced this epoch: the next holder executes the command.
+          this.keeper.markLost(session.lease.epoch);
+          log.warn({ error: 'lease_lost' }, 'transfer fetch refused; the next holder executes the command');
+          return;
+        }
         // The platform keeps each logical action once, so trying again cannot execute it twice.
         log.error({ err: error, attempt }, 'command execution failed; retrying');
         if (session.ended.aborted) return;

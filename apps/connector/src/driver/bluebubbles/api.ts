@@ -25,7 +25,10 @@ export function describe(answer: BbAnswer<unknown>): string {
 
 interface CallOptions {
   query?: Record<string, string>;
+  /** Sent as JSON. */
   body?: unknown;
+  /** Sent as multipart/form-data instead (fetch writes the boundary into the content type). */
+  form?: FormData;
   /** How long to wait for the answer; BlueBubbles itself waits up to 60 s for a send to show. */
   timeoutMs?: number;
 }
@@ -56,7 +59,7 @@ export class BlueBubblesApi {
       response = await fetch(this.url(path, options.query), {
         method,
         headers: options.body === undefined ? {} : { 'content-type': 'application/json' },
-        body: options.body === undefined ? null : JSON.stringify(options.body),
+        body: options.form ?? (options.body === undefined ? null : JSON.stringify(options.body)),
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {

@@ -146,11 +146,11 @@ export class BlueBubblesDriver implements Driver {
 
   /**
    * The message an earlier holder already sent for this action, looked up before sending again:
-   * a message from the Mac in the chat, after the command was accepted, with the same text,
-   * that no other action of this host claimed. Only for a command that may have run before (it
+   * a message from the Mac in the chat, after the command was accepted, with the same text (or
+   * file name), that no other action of this host claimed. Only for a command that may have run before (it
    * was accepted before this driver started, or this host intended it before a restart).
    */
-  private async alreadySent(action: ActionRef, chatGuid: string, text: string): Promise<BbMessage | null> {
+  private async alreadySent(action: ActionRef, chatGuid: string, same: (m: BbMessage) => boolean): Promise<BbMessage | null> {
     const acceptedAt = action.acceptedAt ? Date.parse(action.acceptedAt) : Number.NaN;
     const mayHaveRun = this.journal.intended(action.logicalActionId) || !(acceptedAt >= this.startedAt);
     if (!mayHaveRun) return null;
@@ -158,7 +158,7 @@ export class BlueBubblesDriver implements Driver {
     const answer = await this.api.call<BbMessage[]>('POST', '/message/query', { body: { chatGuid, after, sort: 'ASC', limit: 1000 } });
     if (answer.status !== 200) throw new Error(`message query: ${describe(answer)}`);
     return (answer.body.data ?? []).find((m) => {
-      if (!m.isFromMe || m.itemType !== 0 || m.associatedMessageType != null || m.text !== text || m.error !== 0) return false;
+      if (!m.isFromMe || m.itemType !== 0 || m.associatedMessageType != null || !same(m) || m.error !== 0) return false;
       const owner = this.journal.claimedBy(m.guid);
       return owner === null || owner === action.logicalActionId;
     }) ?? null;
@@ -168,7 +168,8 @@ export class BlueBubblesDriver implements Driver {
 
   /** POST /api/v1/message/text, settled once its echo names a row that left the Mac. */
   private async sendText(action: ActionRef, chatGuid: string, send: TextSend, before: ReportableEvent[] = []): Promise<Outcome> {
-    const earlier = await this.alreadySent(action, chatGuid, send.message);
+    const same = (m: BbMessage) => m.text === send.message;
+    const earlier = await this.alreadySent(action, chatGuid, same);
     if (earlier) return this.proveSent(action, chatGuid, earlier.guid, before, `BlueBubbles already shows message ${earlier.guid} from an earlier attempt`);
 
     const tempGuid = this.tempGuidOf(action);
@@ -181,8 +182,38 @@ export class BlueBubblesDriver implements Driver {
     if ('timedOut' in answer) return this.done(action, { result: 'accepted_no_echo', detail: `no echo matched tempGuid ${tempGuid} within ${this.settings.echoTimeoutMs} ms`, events: before });
     const { status, body } = answer.answer;
     if (status === 200 && body.data?.guid && body.data.tempGuid === tempGuid && (body.data.error ?? 0) === 0) return this.proveSent(action, chatGuid, body.data.guid, before);
-    if (status === 400 && /already queued/i.test(body.error?.message ?? '')) return this.awaitOtherSend(action, chatGuid, send.message, tempGuid, before);
+    if (status === 400 && /already queued/i.test(body.error?.message ?? '')) return this.awaitOtherSend(action, chatGuid, same, tempGuid, before);
     return this.done(action, { ...this.sendFailure(answer.answer), events: before });
+  }
+
+  /**
+   * POST /api/v1/message/attachment (multipart: `attachment` the file, `name` the name the
+   * recipient sees), settled as a text send is: its echo, then proof it left the Mac. Unlike
+   * sendText, BlueBubbles' answer carries no tempGuid: it is the row BlueBubbles matched to this
+   * send (MessagePromise: a new row from the Mac in the chat with an attachment of this name);
+   * the new-message webhook of that row carries the tempGuid.
+   */
+  private async sendAttachment(action: ActionRef, chatGuid: string, media: Media): Promise<Outcome> {
+    const same = (m: BbMessage) => (m.attachments ?? []).some((a) => a.transferName === media.fileName);
+    const earlier = await this.alreadySent(action, chatGuid, same);
+    if (earlier) return this.proveSent(action, chatGuid, earlier.guid, [], `BlueBubbles already shows message ${earlier.guid} from an earlier attempt`);
+
+    const tempGuid = this.tempGuidOf(action);
+    this.journal.intend(action.logicalActionId, tempGuid);
+    const form = new FormData();
+    form.append('chatGuid', chatGuid);
+    form.append('tempGuid', tempGuid);
+    form.append('name', media.fileName);
+    form.append('method', 'apple-script');
+    form.append('attachment', new Blob([media.bytes as Uint8Array<ArrayBuffer>], { type: media.mimeType }), media.fileName);
+    const answer = await this.withEcho(tempGuid, () => this.api.call<BbMessage>('POST', '/message/attachment', { form, timeoutMs: this.settings.echoTimeoutMs }));
+    if ('echo' in answer) return this.proveSent(action, chatGuid, answer.echo.guid, []);
+    if ('timedOut' in answer) return this.done(action, { result: 'accepted_no_echo', detail: `no echo matched tempGuid ${tempGuid} within ${this.settings.echoTimeoutMs} ms`, events: [] });
+    const { status, body } = answer.answer;
+    // A row with an error is proven failed by proveSent (sendAttachment answers 200 whatever the row's error).
+    if (status === 200 && body.data?.guid) return this.proveSent(action, chatGuid, body.data.guid, []);
+    if (status === 400 && /already queued/i.test(body.error?.message ?? '')) return this.awaitOtherSend(action, chatGuid, same, tempGuid, []);
+    return this.done(action, { ...this.sendFailure(answer.answer), events: [] });
   }
 
   /**
@@ -294,11 +325,11 @@ export class BlueBubblesDriver implements Driver {
   }
 
   /** BlueBubbles is still sending this tempGuid for another host: its message, once it shows, is this action's. */
-  private async awaitOtherSend(action: ActionRef, chatGuid: string, text: string, tempGuid: string, before: ReportableEvent[]): Promise<Outcome> {
+  private async awaitOtherSend(action: ActionRef, chatGuid: string, same: (m: BbMessage) => boolean, tempGuid: string, before: ReportableEvent[]): Promise<Outcome> {
     const deadline = Date.now() + this.settings.echoTimeoutMs;
     while (Date.now() < deadline) {
       await delay(250);
-      const found = await this.alreadySent({ ...action, acceptedAt: undefined }, chatGuid, text);
+      const found = await this.alreadySent({ ...action, acceptedAt: undefined }, chatGuid, same);
       if (found) return this.proveSent(action, chatGuid, found.guid, before, `the send of tempGuid ${tempGuid} already in flight showed as ${found.guid}`);
     }
     return this.done(action, { result: 'accepted_no_echo', detail: `a send of tempGuid ${tempGuid} was already in flight and nothing showed within ${this.settings.echoTimeoutMs} ms`, events: before });
@@ -330,6 +361,10 @@ export class BlueBubblesDriver implements Driver {
       }
       case 'poll':
         return fail('send_not_ok', 'BlueBubbles has no poll API; a host in front of it never declares poll');
+      case 'attachment':
+      case 'sticker':
+        // BlueBubbles has no sticker send (README.md): a sticker would go as an attachment; the host does not declare the kind.
+        return this.sendAttachment(action, chat.guid, content.media);
     }
   }
 
@@ -427,7 +462,8 @@ export class BlueBubblesDriver implements Driver {
   // Group changes: each waits, in BlueBubbles, for the change to show in the Messages database.
 
   private async update<T>(method: string, path: string, body: unknown): Promise<BbAnswer<T> | null> {
-    return this.api.call<T>(method, path, { body, timeoutMs: this.settings.updateTimeoutMs }).catch((error: unknown) => {
+    const payload = body instanceof FormData ? { form: body } : { body };
+    return this.api.call<T>(method, path, { ...payload, timeoutMs: this.settings.updateTimeoutMs }).catch((error: unknown) => {
       if (error instanceof BlueBubblesUnreachable && error.timedOut) return null;
       throw error;
     });
@@ -478,8 +514,33 @@ export class BlueBubblesDriver implements Driver {
     return this.toggle(action, conversation, participant, 'remove');
   }
 
-  async setGroupPhoto(_action: ActionRef, _conversation: ConversationRef, _photo: Media): Promise<Outcome> {
-    throw new Error('set_photo settles transfer_unavailable before it reaches a driver');
+  /**
+   * POST /api/v1/chat/:guid/icon (Private API; multipart, the image as `icon`). BlueBubbles
+   * answers once its helper took the icon, with no data; the change is confirmed when the chat's
+   * `properties` name a group photo (`groupPhotoGuid`) other than before, within UPDATE_TIMEOUT_MS.
+   */
+  async setGroupPhoto(action: ActionRef, conversation: ConversationRef, photo: Media): Promise<Outcome> {
+    const chat = await this.usable(conversation, 'group');
+    if (isOutcome(chat)) return chat;
+    const before = await this.groupPhotoGuid(chat.guid);
+    const form = new FormData();
+    form.append('icon', new Blob([photo.bytes as Uint8Array<ArrayBuffer>], { type: photo.mimeType }), photo.fileName);
+    const deadline = Date.now() + this.settings.updateTimeoutMs;
+    const answer = await this.update('POST', `/chat/${encodeURIComponent(chat.guid)}/icon`, form);
+    if (answer?.status !== 200) return this.unverified(answer);
+    for (;;) {
+      const now = await this.groupPhotoGuid(chat.guid);
+      if (now !== null && now !== before) return this.done(action, { result: 'confirmed', events: [] });
+      if (Date.now() >= deadline) break;
+      await delay(PROOF_POLL_MS);
+    }
+    return fail('group_update_unverified', `BlueBubbles took the icon, and the chat named no new group photo within ${this.settings.updateTimeoutMs} ms`);
+  }
+
+  /** The chat's group photo as ChatInterface.getGroupChatIcon finds it: the last `groupPhotoGuid` in its properties. */
+  private async groupPhotoGuid(chatGuid: string): Promise<string | null> {
+    const chat = await this.api.find<BbChat>(`/chat/${encodeURIComponent(chatGuid)}`);
+    return (chat?.properties ?? []).map((p) => p.groupPhotoGuid).filter((g): g is string => typeof g === 'string' && g !== '').at(-1) ?? null;
   }
 
   async leaveGroup(action: ActionRef, conversation: ConversationRef): Promise<Outcome> {

@@ -28,6 +28,11 @@ export interface BbChat {
   displayName: string | null;
   participants?: BbHandle[];
   messages?: BbMessage[];
+  /**
+   * The chat's `properties` plist, decoded (Chat entity, AttributedBodyTransformer); not on a
+   * notification. `groupPhotoGuid` names the group photo's attachment (ChatInterface.getGroupChatIcon).
+   */
+  properties?: Array<{ groupPhotoGuid?: string | null } & Record<string, unknown>> | null;
 }
 
 /** AttachmentSerializer. */

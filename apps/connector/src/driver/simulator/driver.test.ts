@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -243,5 +243,45 @@ describe('the lives of messages', () => {
     clock = T0 + 5_000;
     expect(await feed.next((e) => e.type === 'message.edited')).toMatchObject({ messageExternalId, text: 'see you at 5 (edited)', editedAt: new Date(T0 + 5_000).toISOString() });
     await feed.stop();
+  });
+});
+
+describe('media: attachments, stickers and group photos', () => {
+  const media = { fileName: 'report.pdf', mimeType: 'application/pdf', bytes: new Uint8Array([37, 80, 68, 70, 45, 49]) };
+
+  test.each(['attachment', 'sticker'] as const)('a %s is a message with its file, echoed like text; a repeat of the action replays it', async (kind) => {
+    const d = driver();
+    const dm = dmWith(d, '+14155550161');
+    const act = action();
+    const outcome = await d.sendToConversation(act, dm, { kind, media });
+    expect(outcome).toMatchObject({ result: 'confirmed', events: [{ type: 'message.sent', conversationExternalId: dm.externalId, commandId: act.commandId }] });
+    const [sent] = d.platform.messagesOfAction(act.logicalActionId);
+    expect(sent).toMatchObject({ kind, direction: 'out', body: { fileName: 'report.pdf', mimeType: 'application/pdf', byteSize: 6 } });
+    expect(d.platform.attachment((sent!.body.attachmentIds as string[])[0]!).bytes).toEqual(media.bytes);
+    expect(await d.sendToConversation(act, dm, { kind, media })).toMatchObject({ result: 'confirmed', replayed: true });
+    expect(d.platform.messagesOfAction(act.logicalActionId)).toHaveLength(1);
+  });
+
+  test('set_photo keeps the image as the group\'s photo; a direct conversation is not a group', async () => {
+    const d = driver();
+    const created = await d.createGroup(action(), ['+14155550162', '+14155550163'], 'hi', null);
+    const appeared = created.events[0]!;
+    if (appeared.type !== 'conversation.appeared') throw new Error('no conversation.appeared');
+    const group: ConversationRef = { externalId: appeared.externalId, kind: 'group', participants: appeared.participants, membershipVersion: 0 };
+    expect(await d.setGroupPhoto(action(), group, media)).toMatchObject({ result: 'confirmed', events: [] });
+    const state = d.platform.conversation(group.externalId)!;
+    expect(state.photoSha256).toBe(createHash('sha256').update(media.bytes).digest('hex'));
+    expect(d.platform.attachment(state.photoAttachmentId!)).toMatchObject({ fileName: 'report.pdf', mimeType: 'application/pdf', bytes: media.bytes });
+    expect(await d.setGroupPhoto(action(), dmWith(d, '+14155550164'), media)).toMatchObject({ result: 'invalid_target' });
+  });
+
+  test('set_photo under the group-update fault is unverified, and the photo stays as it was', async () => {
+    const d = driver({ faults: { ...noFaults, groupUpdateUnverified: 1 } });
+    const created = await d.createGroup(action(), ['+14155550165', '+14155550166'], 'hi', null);
+    const appeared = created.events[0]!;
+    if (appeared.type !== 'conversation.appeared') throw new Error('no conversation.appeared');
+    const group: ConversationRef = { externalId: appeared.externalId, kind: 'group', participants: appeared.participants, membershipVersion: 0 };
+    expect(await d.setGroupPhoto(action(), group, media)).toMatchObject({ result: 'group_update_unverified' });
+    expect(d.platform.conversation(group.externalId)!.photoSha256).toBeNull();
   });
 });

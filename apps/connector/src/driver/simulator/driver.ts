@@ -8,6 +8,7 @@ import type {
   FeedEvent,
   FeedListener,
   FeedSubscription,
+  Media,
   Outcome,
   OutgoingContent,
   Tapback,
@@ -136,6 +137,11 @@ export class SimulatorDriver implements Driver {
     }
     const fault = this.updateFault();
     return this.call(() => this.platform.removeParticipant(action, this.context.hostId, conversation, participant, fault), conversation);
+  }
+
+  setGroupPhoto(action: ActionRef, conversation: ConversationRef, photo: Media): Promise<Outcome> {
+    const fault = this.updateFault();
+    return this.call(() => this.platform.setGroupPhoto(action, this.context.hostId, conversation, photo, fault), conversation);
   }
 
   leaveGroup(action: ActionRef, conversation: ConversationRef): Promise<Outcome> {

@@ -49,6 +49,8 @@ export interface ConversationState {
   stale: boolean;
   leftAt: number | null;
   photoSha256: string | null;
+  /** The group photo's file in the platform's attachments (`attachment(id)`), once the account set one. */
+  photoAttachmentId: string | null;
   createdByCommand: string | null;
   createdAt: number;
 }
@@ -310,11 +312,11 @@ export class SimulatedPlatform {
     return externalId;
   }
 
-  private insertConversation(state: Omit<ConversationState, 'membershipVersion' | 'stale' | 'leftAt' | 'photoSha256' | 'createdAt'>): ConversationState {
+  private insertConversation(state: Omit<ConversationState, 'membershipVersion' | 'stale' | 'leftAt' | 'photoSha256' | 'photoAttachmentId' | 'createdAt'>): ConversationState {
     const at = this.now();
     this.sql('INSERT INTO conversations (account, external_id, kind, name, participants, created_by_command, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
       .run(this.account, state.externalId, state.kind, state.name, JSON.stringify(state.participants), state.createdByCommand, at);
-    return { ...state, membershipVersion: 0, stale: false, leftAt: null, photoSha256: null, createdAt: at };
+    return { ...state, membershipVersion: 0, stale: false, leftAt: null, photoSha256: null, photoAttachmentId: null, createdAt: at };
   }
 
   /**
@@ -340,9 +342,23 @@ export class SimulatedPlatform {
       }
       const rejected = rejection(fault);
       if (rejected) return rejected;
+      if (content.kind === 'attachment' || content.kind === 'sticker') {
+        // The file goes with the message, as an inbound attachment does: its row names it by id.
+        const file = this.storeMedia(content.media);
+        return this.delivered(action, target, content.kind, { attachmentIds: [file.attachmentId], ...file.about }, fault, plan);
+      }
       const { kind, ...body } = content;
       return this.delivered(action, target, kind, body, fault, plan);
     });
+  }
+
+  /** Keeps a file the account sends in the attachments table; what a message's row says of it. */
+  private storeMedia(media: Media): { attachmentId: string; about: { fileName: string; mimeType: string; byteSize: number; sha256: string } } {
+    const attachmentId = newAttachmentId();
+    this.sql('INSERT INTO attachments (account, attachment_id, file_name, mime_type, bytes) VALUES (?, ?, ?, ?, ?)')
+      .run(this.account, attachmentId, media.fileName, media.mimeType, media.bytes);
+    const sha256 = createHash('sha256').update(media.bytes).digest('hex');
+    return { attachmentId, about: { fileName: media.fileName, mimeType: media.mimeType, byteSize: media.bytes.byteLength, sha256 } };
   }
 
   sendToRecipient(action: ActionRef, hostId: string, address: string, text: string, fault: SendFault, plan?: OutboundPlanner): Outcome {
@@ -461,9 +477,10 @@ export class SimulatedPlatform {
       const target = this.usableGroup(ref);
       if (isOutcome(target)) return target;
       if (fault === 'unverified') return fail('group_update_unverified', 'the new photo could not be confirmed');
-      const digest = createHash('sha256').update(photo.bytes).digest('hex');
-      this.sql('UPDATE conversations SET photo_sha256 = ? WHERE account = ? AND external_id = ?').run(digest, this.account, target.externalId);
-      this.outgoing(action, target.externalId, 'photo_set', { fileName: photo.fileName, mimeType: photo.mimeType, sha256: digest });
+      const file = this.storeMedia(photo);
+      this.sql('UPDATE conversations SET photo_sha256 = ?, photo_attachment = ? WHERE account = ? AND external_id = ?').run(file.about.sha256, file.attachmentId, this.account, target.externalId);
+      this.outgoing(action, target.externalId, 'photo_set', { attachmentId: file.attachmentId, ...file.about });
+      // The stream has no event for a group's photo: the settlement is all a client sees.
       return { result: 'confirmed', events: [] };
     });
   }
@@ -821,7 +838,8 @@ export class SimulatedPlatform {
   }
 
   attachment(attachmentId: string): InboundAttachment {
-    const row = this.sql('SELECT * FROM attachments WHERE account = ? AND attachment_id = ?').get(this.account, attachmentId)!;
+    const row = this.sql('SELECT * FROM attachments WHERE account = ? AND attachment_id = ?').get(this.account, attachmentId);
+    if (!row) throw new Error(`the platform has no attachment "${attachmentId}"`);
     return { attachmentId, fileName: row.file_name as string, mimeType: row.mime_type as string, bytes: new Uint8Array(row.bytes as Uint8Array) };
   }
 }
@@ -868,6 +886,7 @@ function conversation(row: Row): ConversationState {
     stale: Number(row.stale) === 1,
     leftAt: row.left_at === null ? null : Number(row.left_at),
     photoSha256: row.photo_sha256 as string | null,
+    photoAttachmentId: (row.photo_attachment ?? null) as string | null,
     createdByCommand: row.created_by_command as string | null,
     createdAt: Number(row.created_at),
   };

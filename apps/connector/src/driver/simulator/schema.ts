@@ -107,6 +107,11 @@ const MIGRATIONS = [
     PRIMARY KEY (account, message)
   ) STRICT;
   `,
+  // Media the account sends (attachments, stickers, group photos) is kept in \`attachments\` like
+  // what it receives; a group's photo names its file there.
+  `
+  ALTER TABLE conversations ADD COLUMN photo_attachment TEXT;
+  `,
 ];
 
 /** Brings the file's schema up to date in one transaction; safe when several processes open it at once. */

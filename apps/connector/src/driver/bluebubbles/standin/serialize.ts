@@ -14,6 +14,8 @@ export function serializeChat(state: ConversationState, withParticipants: boolea
     chatIdentifier: guid.split(';').at(-1)!,
     displayName: state.name ?? '',
     ...(withParticipants ? { participants: state.participants.map((address) => ({ address, service: 'iMessage' })) } : {}),
+    // ChatSerializer passes chat.properties through; Messages keeps the group photo's attachment guid there.
+    properties: state.photoAttachmentId ? [{ groupPhotoGuid: state.photoAttachmentId }] : null,
   };
 }
 
@@ -32,6 +34,10 @@ function shape(m: PlatformMessage): Partial<BbMessage> | null {
       };
     case 'rich_link':
       return { text: body.url };
+    case 'attachment':
+    case 'sticker':
+      // A file alone: Messages' text is the object replacement character (constants.ts invisibleMediaChar).
+      return { text: '\ufffc' };
     case 'tapback':
       // MessageTypeTransformer turns Messages' 2000-2005 (3000-3005 to remove) into these names.
       return {
@@ -48,6 +54,7 @@ function shape(m: PlatformMessage): Partial<BbMessage> | null {
     case 'left':
       return { text: null, itemType: 3, groupActionType: 0 };
     case 'photo_changed':
+    case 'photo_set':
       return { text: null, itemType: 3, groupActionType: 1 };
     default:
       return null;

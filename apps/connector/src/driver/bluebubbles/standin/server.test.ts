@@ -127,3 +127,50 @@ describe('the BlueBubbles stand-in answers as BlueBubbles Server 1.9.9 does', ()
     expect((await call('POST', '/webhook', { url: 'http://127.0.0.1:9/z2', events: ['updated-message', 'message-send-error'] })).status).toBe(200);
   });
 });
+
+describe('the stand-in\'s media routes answer as BlueBubbles Server 1.9.9 does', () => {
+  async function form(path: string, fields: Record<string, string>, file?: { field: string; bytes: Uint8Array; type: string; name: string }) {
+    const body = new FormData();
+    for (const [k, v] of Object.entries(fields)) body.append(k, v);
+    if (file) body.append(file.field, new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: file.type }), file.name);
+    const response = await fetch(`${standIn.url}/api/v1${path}?password=pw`, { method: 'POST', body });
+    return { status: response.status, body: (await response.json()) as Record<string, any> };
+  }
+  const png = { field: 'attachment', bytes: new Uint8Array([0x89, 0x50, 0x4e, 0x47]), type: 'image/png', name: 'upload.png' };
+
+  test('MessageValidator.validateAttachment: chatGuid and name required, AppleScript needs a tempGuid, the file must be there and not empty', async () => {
+    standIn.platform.receive({ from: '+14155550990', text: 'hi' });
+    const chatGuid = 'iMessage;-;+14155550990';
+    expect((await form('/message/attachment', { name: 'a.png', tempGuid: 't' }, png)).body.error).toEqual({ type: 'Validation Error', message: 'The chatGuid field is required.' });
+    expect((await form('/message/attachment', { chatGuid, tempGuid: 't' }, png)).body.error.message).toBe('The name field is required.');
+    expect((await form('/message/attachment', { chatGuid, name: 'a.png' }, png)).body.error.message).toBe("A 'tempGuid' is required when sending via AppleScript");
+    expect((await form('/message/attachment', { chatGuid, name: 'a.png', tempGuid: 't' })).body).toMatchObject({ status: 400, error: { message: 'Attachment not provided or was empty!' } });
+    expect((await form('/message/attachment', { chatGuid, name: 'a.png', tempGuid: 't' }, { ...png, bytes: new Uint8Array(0) })).status).toBe(400);
+  });
+
+  test('MessageRouter.sendAttachment: "Attachment sent!" with the row (no tempGuid); the file is named `name`; the echo webhook carries the tempGuid', async () => {
+    const hook = await call('POST', '/webhook', { url: 'http://127.0.0.1:9/media', events: ['new-message'] });
+    expect(hook.status).toBe(200);
+    standIn.platform.receive({ from: '+14155550989', text: 'hi' });
+    const sent = await form('/message/attachment', { chatGuid: 'iMessage;-;+14155550989', name: 'cat.png', tempGuid: 't-media' }, png);
+    expect(sent).toMatchObject({ status: 200, body: { message: 'Attachment sent!', data: { isFromMe: true, text: '\ufffc', attachments: [{ transferName: 'cat.png', mimeType: 'image/png', totalBytes: 4 }] } } });
+    expect(sent.body.data).not.toHaveProperty('tempGuid');
+    const echo = standIn.delivered.map((d) => d.body as any).find((b) => b.type === 'new-message' && b.data.guid === sent.body.data.guid);
+    expect(echo.data).toMatchObject({ tempGuid: 't-media' });
+    const download = await fetch(`${standIn.url}/api/v1/attachment/${sent.body.data.attachments[0].guid}/download?password=pw`);
+    expect(new Uint8Array(await download.arrayBuffer())).toEqual(png.bytes);
+  });
+
+  test('ChatRouter.setGroupChatIcon: `icon` required, a chat that does not exist is 404, a direct chat 500; the chat\'s properties then name the photo', async () => {
+    const { conversationExternalId } = standIn.platform.receive({ from: '+14155550987', group: { participants: ['+14155550987', '+14155550988'] }, text: 'group' });
+    const guid = encodeURIComponent(conversationExternalId.replace(/^sim;/, 'iMessage;'));
+    const icon = { ...png, field: 'icon' };
+    expect((await form(`/chat/${guid}/icon`, {})).body.error.message).toBe('Icon not provided or was empty!');
+    expect((await form('/chat/iMessage%3B%2B%3Bnope/icon', {}, icon)).body).toMatchObject({ status: 404, error: { type: 'Database Error', message: 'Chat does not exist!' } });
+    expect((await form('/chat/iMessage%3B-%3B%2B14155550990/icon', {}, icon)).body).toMatchObject({ status: 500, error: { type: 'Server Error', message: 'Chat is not a group chat!' } });
+    expect((await call('GET', `/chat/${guid}/icon`)).body).toMatchObject({ status: 404, error: { message: 'Unable to find icon for the selected chat' } });
+    expect(await form(`/chat/${guid}/icon`, {}, icon)).toEqual({ status: 200, body: { status: 200, message: 'Successfully set group chat icon!' } });
+    const chat = await call('GET', `/chat/${guid}`);
+    expect(chat.body.data.properties).toEqual([{ groupPhotoGuid: expect.stringMatching(/^att_/) }]);
+  });
+});

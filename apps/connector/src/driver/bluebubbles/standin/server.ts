@@ -186,7 +186,12 @@ export class BlueBubblesStandIn {
     try {
       const raw = await readBody(req);
       let body: Record<string, any> = {};
-      if (raw.length > 0) {
+      let files: Files = {};
+      const type = req.headers['content-type'] ?? '';
+      if (/^multipart\/form-data/i.test(type)) {
+        // koa-body (formidable): the text fields are ctx.request.body, the files ctx.request.files.
+        ({ body, files } = await readForm(raw, type));
+      } else if (raw.length > 0) {
         try {
           body = JSON.parse(raw.toString('utf8')) as Record<string, any>;
         } catch {
@@ -194,7 +199,7 @@ export class BlueBubblesStandIn {
         }
       }
       this.authorize(url);
-      const answer = await this.route(req.method ?? 'GET', url, body, res);
+      const answer = await this.route(req.method ?? 'GET', url, body, res, files);
       if (answer === 'sent') return;
       send(res, 200, { status: 200, message: answer.message, ...(answer.data === undefined ? {} : { data: answer.data }), ...(answer.metadata ? { metadata: answer.metadata } : {}) });
     } catch (error) {
@@ -212,7 +217,7 @@ export class BlueBubblesStandIn {
     }
   }
 
-  private async route(method: string, url: URL, body: Record<string, any>, res: ServerResponse): Promise<Answer | 'sent'> {
+  private async route(method: string, url: URL, body: Record<string, any>, res: ServerResponse, files: Files): Promise<Answer | 'sent'> {
     const path = url.pathname.replace(/\/+$/, '');
     const q = url.searchParams;
     const m = (pattern: RegExp) => pattern.exec(path);
@@ -220,6 +225,10 @@ export class BlueBubblesStandIn {
     if (method === 'GET' && path === '/api/v1/server/info') return { message: 'Successfully fetched metadata', data: this.info() };
     if (method === 'GET' && path === '/api/v1/ping') return { message: 'Ping received!', data: 'pong' };
     if (method === 'POST' && path === '/api/v1/message/text') return this.sendText(body);
+    if (method === 'POST' && path === '/api/v1/message/attachment') return this.sendAttachment(body, files);
+    if ((match = m(/^\/api\/v1\/chat\/([^/]+)\/icon$/)) && (method === 'POST' || method === 'GET')) {
+      return method === 'POST' ? this.setGroupIcon(decodeURIComponent(match[1]!), files) : this.groupIcon(decodeURIComponent(match[1]!), res);
+    }
     if (method === 'POST' && path === '/api/v1/message/react') return this.react(body);
     if (method === 'POST' && path === '/api/v1/message/query') return this.query(body);
     if (method === 'POST' && path === '/api/v1/chat/new') return this.createChat(body);
@@ -373,7 +382,10 @@ export class BlueBubblesStandIn {
    * message from the database once it shows (with the tempGuid injected, and the same as a
    * new-message webhook), or the error it gives up with.
    */
-  private async deliver(tempGuid: string | undefined, act: (action: ActionRef, fault: SendFault) => Outcome): Promise<BbMessage> {
+  private async deliver(tempGuid: string | undefined, act: (action: ActionRef, fault: SendFault) => Outcome, what: 'message' | 'attachment' = 'message'): Promise<BbMessage> {
+    // MessageRouter.sendAttachment's wording; only sendText injects the tempGuid into its answer.
+    const label = what === 'attachment' ? 'Attachment Send Error' : 'Message Send Error';
+    const failedTo = what === 'attachment' ? 'Failed to send attachment!' : 'Failed to send message!';
     if (this.options.sendLatencyMs > 0) await delay(this.options.sendLatencyMs);
     const fault = drawSendFault(this.random, this.options.faults);
     const outcome = act(this.action(tempGuid), fault);
@@ -386,22 +398,92 @@ export class BlueBubblesStandIn {
       }
       if (this.options.answerDelayMs > 0) await delay(this.options.answerDelayMs);
       const data = this.serialize(this.platform.message(sent.messageExternalId)!, true)!;
-      if (tempGuid) data.tempGuid = tempGuid;
       // Server.emitMessageMatch: the echo, as a new-message event carrying the tempGuid.
-      this.dispatch('new-message', data);
+      this.dispatch('new-message', tempGuid ? { ...data, tempGuid } : data);
+      if (tempGuid && what === 'message') data.tempGuid = tempGuid;
       return data;
     }
     if (outcome.result === 'accepted_no_echo') {
       await delay(this.options.echoWaitMs);
-      throw imessageError('Message Send Error', `Failed to send message! Message not found in database after ${this.options.echoWaitMs / 1000} seconds!`);
+      // sendAttachmentPrivateApi's wait; AppleScript's MessagePromise rejects after 20 minutes instead ("See attached message error code", no row).
+      throw imessageError(label, `${failedTo} ${what === 'attachment' ? 'Attachment' : 'Message'} not found in database after ${this.options.echoWaitMs / 1000} seconds!`);
     }
     if (outcome.result === 'gateway_rejected') {
       // The row Messages writes for a refused send: error 22, never delivered.
       const failed = { guid: randomUUID().toUpperCase(), tempGuid, text: null, error: 22, isFromMe: true, dateCreated: Date.now() };
       this.dispatch('message-send-error', failed);
-      throw imessageError('Message Send Error', 'Failed to send message! See attached message error code.', failed);
+      throw imessageError(label, `${failedTo} See attached message error code.`, failed);
     }
-    throw imessageError('Message Send Error', outcome.result === 'send_not_ok' ? 'Failed to send message!' : (outcome.detail ?? 'Failed to send message!'));
+    throw imessageError(label, outcome.result === 'send_not_ok' ? failedTo : (outcome.detail ?? failedTo));
+  }
+
+  /**
+   * MessageRouter.sendAttachment with MessageValidator.validateAttachment in front of it: a
+   * multipart form with the file as `attachment` and its name (the one the recipient sees) as
+   * `name`. The answer is the row, without the tempGuid (only sendText injects it); the echo
+   * webhook carries it (MessagePromise.emitMessageMatch).
+   */
+  private async sendAttachment(body: Record<string, any>, files: Files): Promise<Answer> {
+    const { chatGuid, tempGuid, name, effectId, subject, selectedMessageGuid } = body;
+    if (typeof chatGuid !== 'string' || chatGuid === '') throw badRequest('The chatGuid field is required.');
+    if (body.method !== undefined && !['apple-script', 'private-api'].includes(body.method)) throw badRequest('The selected method is invalid.');
+    if (typeof name !== 'string' || name === '') throw badRequest('The name field is required.');
+    let method: string = body.method ?? 'apple-script';
+    if (effectId || subject || selectedMessageGuid || body.attributedBody) method = 'private-api';
+    if (method === 'apple-script' && !tempGuid) throw badRequest("A 'tempGuid' is required when sending via AppleScript");
+    if (tempGuid && this.sendCache.has(tempGuid)) throw badRequest('Attachment is already queued to be sent!');
+    const file = files.attachment;
+    if (!file || file.size === 0) throw badRequest('Attachment not provided or was empty!');
+    if (tempGuid) this.sendCache.add(tempGuid);
+    try {
+      // checkPrivateApiStatus's Error, caught by sendAttachment.
+      if (method === 'private-api' && !this.privateApiReady) throw imessageError('Attachment Send Error', this.options.privateApi ? 'iMessage Private API Helper is not connected!' : 'iMessage Private API is not enabled!');
+      const state = this.platform.conversation(platformIdOf(chatGuid));
+      if (!state) throw imessageError('Attachment Send Error', `Failed to send attachment! Chat not found: ${chatGuid}`);
+      // FileSystem.copyAttachment names the copy Messages sends after `name`: its transferName.
+      const media = { fileName: name, mimeType: file.type || 'application/octet-stream', bytes: new Uint8Array(await file.arrayBuffer()) };
+      const sent = await this.deliver(tempGuid, (action, fault) => this.platform.send(action, 'bluebubbles', refOf(state), { kind: 'attachment', media }, fault), 'attachment');
+      return { message: 'Attachment sent!', data: sent };
+    } finally {
+      if (tempGuid) this.sendCache.delete(tempGuid);
+    }
+  }
+
+  /**
+   * ChatRouter.setGroupChatIcon (PrivateApiMiddleware, ChatValidator.validateGroupChatIcon,
+   * ChatInterface.setGroupChatIcon): a multipart form with the image as `icon`. BlueBubbles
+   * answers once the helper took it, with no data; the chat's `properties` then name the photo.
+   */
+  private async setGroupIcon(guid: string, files: Files): Promise<Answer> {
+    this.requirePrivateApi();
+    const icon = files.icon;
+    if (!icon || icon.size === 0) throw badRequest('Icon not provided or was empty!');
+    const state = this.platform.conversation(platformIdOf(guid));
+    if (!state) throw notFound('Chat does not exist!');
+    if (state.participants.length === 1) throw serverError('Chat is not a group chat!');
+    if (this.options.sendLatencyMs > 0) await delay(this.options.sendLatencyMs);
+    const unverified = this.random.chance(this.options.faults.groupUpdateUnverified) ? 'unverified' : 'none';
+    const photo = { fileName: `${state.externalId.split(';').at(-1)}-${icon.name || 'icon'}`, mimeType: icon.type || 'application/octet-stream', bytes: new Uint8Array(await icon.arrayBuffer()) };
+    const outcome = this.platform.setGroupPhoto(this.action(), 'bluebubbles', refOf(state), photo, unverified);
+    if (outcome.result !== 'confirmed') {
+      // The helper never answers: the TransactionPromise rejects with a string after its wait.
+      await delay(this.options.updateWaitMs);
+      throw serverError('Transaction timeout');
+    }
+    const after = this.platform.conversation(state.externalId)!;
+    this.dispatchChange(after, 'group-icon-changed', { itemType: 3, groupActionType: 1 });
+    return { message: 'Successfully set group chat icon!' };
+  }
+
+  /** ChatRouter.getGroupIcon: the file the chat's `groupPhotoGuid` names. */
+  private groupIcon(guid: string, res: ServerResponse): 'sent' {
+    const state = this.platform.conversation(platformIdOf(guid));
+    if (!state) throw notFound('Chat does not exist!');
+    if (!state.photoAttachmentId) throw new HttpError(404, { status: 404, message: 'The requested resource was not found', error: { type: 'Database Error', message: 'Unable to find icon for the selected chat' } });
+    const icon = this.platform.attachment(state.photoAttachmentId);
+    res.writeHead(200, { 'content-type': icon.mimeType, 'content-length': icon.bytes.length });
+    res.end(icon.bytes);
+    return 'sent';
   }
 
   /** MessageRouter.react. */
@@ -695,6 +777,26 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
   res.end(text);
+}
+
+/** The files of a multipart form, by field name (formidable's `ctx.request.files`). */
+type Files = Record<string, File | undefined>;
+
+/** A multipart/form-data body as koa-body hands it on: text fields, and files by field name (the last of a name wins). */
+async function readForm(raw: Buffer, contentType: string): Promise<{ body: Record<string, any>; files: Files }> {
+  let form: FormData;
+  try {
+    form = await new Response(new Uint8Array(raw), { headers: { 'content-type': contentType } }).formData();
+  } catch {
+    throw badRequest('Invalid multipart body');
+  }
+  const body: Record<string, any> = {};
+  const files: Files = {};
+  for (const [name, value] of form.entries()) {
+    if (typeof value === 'string') body[name] = value;
+    else files[name] = value;
+  }
+  return { body, files };
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer> {
