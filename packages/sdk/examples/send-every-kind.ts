@@ -4,9 +4,10 @@
  *   SWITCHBOARD_URL=http://127.0.0.1:7300 SWITCHBOARD_API_KEY=sb_... \
  *     npx -y pnpm@10.34.9 exec node examples/send-every-kind.ts <conversationId>
  *
- * `attachment` and `sticker` need a transferId, which nothing in the API produces: they are
- * accepted (202) and settle failed with `transfer_unavailable`. They are sent anyway to show
- * what that looks like; do not use them.
+ * `attachment` and `sticker` name a transferId that does not exist: they are accepted (202) and
+ * settle failed with `transfer_unavailable`, as every transferId does on a server with transfers
+ * off (the default). They are sent anyway to show what that looks like. To send media, upload it
+ * first with `client.transfers.upload` on a server with transfers on (README: Sending media).
  */
 import { SettlementTimeoutError, type MessagePayload } from '@switchboard/sdk';
 import { clientFromEnv } from './env.ts';

@@ -6,7 +6,7 @@ import { streamEvents, type EventsOptions } from './events.ts';
 import { call, type Context } from './http.ts';
 import { parseCommand } from './parse.ts';
 import { sendRichToNewContact, type NewContact, type RichToNewContactOptions, type RichToNewContactResult } from './recipe.ts';
-import { defaultRetry, type RetryOptions } from './retry.ts';
+import { defaultRetry, isRetryable, type RetryOptions } from './retry.ts';
 import { routingPathOfTarget } from './routing.ts';
 import { awaitSettlement, type CommandOutcome, type SettledOptions } from './settled.ts';
 import type { Delivery, DeliveredOptions } from './delivered.ts';
@@ -35,6 +35,7 @@ import type {
   SendToRecipient,
   StreamItem,
   TapbackRequest,
+  Transfers,
   WebhookDeliveryPage,
   WebhookEndpoint,
   WebhookEndpointCreate,
@@ -72,6 +73,9 @@ export class SwitchboardClient {
   readonly #validate: boolean;
   readonly #newKey: () => string;
 
+  /** Media uploads for `attachment`, `sticker` and `set_photo`, on a server with transfers turned on. */
+  readonly transfers: Transfers;
+
   constructor(options: ClientOptions) {
     const api = createClient<paths>({
       baseUrl: options.baseUrl,
@@ -87,6 +91,9 @@ export class SwitchboardClient {
     };
     this.#validate = options.validate ?? false;
     this.#newKey = options.idempotencyKey ?? randomId;
+    // Loaded on first use, like delivered(): a client that never uploads does not download it.
+    // `call` and `isRetryable` are handed over, not imported there, so they stay in the main chunk.
+    this.transfers = { upload: async (body, options) => (await import('./transfers.ts')).upload({ ...this.#ctx, call, isRetryable }, body, options) };
   }
 
   async #command(type: CommandType, body: { target: { kind: string } }, options: AgentTurnOptions): Promise<Acknowledgement> {

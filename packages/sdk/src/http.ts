@@ -57,15 +57,15 @@ async function attempt<T>(ctx: Context, run: (signal: AbortSignal) => Promise<Ap
 }
 
 /**
- * Runs one API call, retrying it as the routing path allows (see retry.ts). `run` is called
- * again for each attempt, so each one sends a fresh request with the same headers, including
- * the same Idempotency-Key.
+ * Runs one API call, retrying it as the routing path allows (see retry.ts), or as `path` decides
+ * when it is a function. `run` is called again for each attempt, so each one sends a fresh
+ * request with the same headers, including the same Idempotency-Key.
  */
-export async function call<T>(ctx: Context, path: RetryPath, run: (signal: AbortSignal) => Promise<ApiResult<T>>, signal?: AbortSignal): Promise<{ data: T; response: Response }> {
+export async function call<T>(ctx: Context, path: RetryPath | ((failure: Failure) => boolean), run: (signal: AbortSignal) => Promise<ApiResult<T>>, signal?: AbortSignal): Promise<{ data: T; response: Response }> {
   for (let retry = 0; ; retry++) {
     const outcome = await attempt(ctx, run, signal);
     if (outcome.ok) return outcome;
-    if (retry >= ctx.retry.maxRetries || !isRetryable(path, outcome.failure)) throw outcome.error;
+    if (retry >= ctx.retry.maxRetries || !(typeof path === 'function' ? path(outcome.failure) : isRetryable(path, outcome.failure))) throw outcome.error;
     const delay = retryDelay(retry, outcome.retryAfterMs, ctx.retry, ctx.random);
     if (delay === undefined) throw outcome.error;
     await ctx.clock.sleep(delay, signal);

@@ -216,3 +216,42 @@ export interface AgentTurnOptions extends RequestOptions {
    */
   idempotencyKey?: string | undefined;
 }
+
+/** Uploaded media (`transfers.upload`); put its `transferId` in an `attachment` or `sticker` payload, or a `set_photo` update. */
+export type Transfer = Schemas['Transfer'];
+
+/**
+ * What `transfers.upload` sends: bytes in memory (a Blob or File, a Uint8Array such as a Node
+ * Buffer, an ArrayBuffer), or a stream read once as it is sent (a web ReadableStream, a Node
+ * Readable or any async iterable of bytes).
+ */
+export type UploadBody = Blob | ArrayBuffer | Uint8Array | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
+
+export interface UploadOptions extends RequestOptions {
+  /** The name the recipient sees (`invoice.pdf`): 1-255 characters, no `/` or `\`. */
+  fileName: string;
+  /** The media type (`image/png`). A Blob's own `type` when omitted; required for every other body. */
+  contentType?: string | undefined;
+  /** Per attempt, until the answer arrives, so the whole upload; defaults to the client's `timeoutMs`. */
+  timeoutMs?: number | undefined;
+}
+
+/** `client.transfers`: media uploads, on a server with transfers turned on. */
+export interface Transfers {
+  /**
+   * Uploads media and answers the Transfer: its `transferId`, size, SHA-256 and `expiresAt` (a
+   * transfer no command names expires, by default 24 hours after the upload). A server with
+   * transfers off answers `SwitchboardError` `transfers_disabled` (404); over the account's size
+   * limit `transfer_too_large` (413); a media type it does not take `transfer_type_invalid` or
+   * `transfer_type_not_allowed` (415).
+   *
+   * Retries: bytes in memory are sent again after any network failure, 429 or 5xx (a repeat
+   * only leaves a copy nothing names, which expires). A stream is read once, as it is sent, so
+   * it cannot be sent again once fetch has read from it: it is retried only when the failure
+   * came before its first byte was read (a refused connection, say), and otherwise the error is
+   * thrown; upload it again from the start. Streams need fetch with request streams (Node, Deno,
+   * Bun, Chromium browsers over HTTP/2).
+   */
+  upload(body: Blob, options: UploadOptions): Promise<Transfer>;
+  upload(body: Exclude<UploadBody, Blob>, options: UploadOptions & { contentType: string }): Promise<Transfer>;
+}

@@ -34,6 +34,7 @@ import {
   type StreamItem,
   type SendToConversation,
   type SendToRecipient,
+  type Transfer,
 } from '@switchboard/sdk';
 import { verifyWebhook, type MessageFailedEvent as WebhookMessageFailedEvent, type WebhookEvent } from '@switchboard/sdk/webhooks';
 
@@ -373,5 +374,27 @@ describe('held commands', () => {
     expectTypeOf<CommandHeldEvent['data']['policy']>().toEqualTypeOf<'quietHours' | 'firstContactApproval'>();
     expectTypeOf<CommandReleasedEvent['data']['by']>().toEqualTypeOf<'window' | 'policy_change' | 'operator'>();
     expectTypeOf<Acknowledgement['status']>().toEqualTypeOf<'queued' | 'succeeded' | 'failed' | 'held'>();
+  });
+});
+
+describe('transfers', () => {
+  it("upload answers the Transfer; contentType may be left out for a Blob only, whose own type it takes", () => {
+    expectTypeOf(client.transfers.upload(new Blob(['hi'], { type: 'text/plain' }), { fileName: 'hi.txt' })).resolves.toEqualTypeOf<Transfer>();
+    expectTypeOf<Transfer>().toHaveProperty('sha256').toBeString();
+    void client.transfers.upload(new Uint8Array([1]), { fileName: 'a.png', contentType: 'image/png' });
+    void client.transfers.upload(new ReadableStream<Uint8Array>(), { fileName: 'a.png', contentType: 'image/png' });
+    // @ts-expect-error: bytes carry no media type of their own
+    void client.transfers.upload(new Uint8Array([1]), { fileName: 'a.png' });
+    // @ts-expect-error: the name the recipient sees is required
+    void client.transfers.upload(new Blob(['hi'], { type: 'text/plain' }), {});
+  });
+
+  it('attachment and sticker payloads take the transferId', () => {
+    const check = async () => {
+      const { transferId } = await client.transfers.upload(new Blob(['hi'], { type: 'image/png' }), { fileName: 'a.png' });
+      void client.sendMessage({ target: conversation, payload: { kind: 'attachment', transferId } });
+      void client.sendMessage({ target: conversation, payload: { kind: 'sticker', transferId } });
+    };
+    void check;
   });
 });

@@ -68,7 +68,7 @@ export const commandTools: CommandTool[] = [
       [
         'Send a message into an existing conversation, direct or group (message.send with a conversation target: the agent-turn path).',
         'payload is plain text {text} with no `kind`, or a rich kind: rich_text {text, subject?, effect?, replyToMessageExternalId?}, rich_link {url}, poll {question, options: 2-12}.',
-        'attachment and sticker need a transferId that nothing produces: they settle failed transfer_unavailable. Poll votes are read back with poll_results (pollId = the commandId of the poll).',
+        'attachment and sticker need a transferId, which exists only on a server with transfers turned on (otherwise they settle failed transfer_unavailable): to send a file, use message_send_file. Poll votes are read back with poll_results (pollId = the commandId of the poll).',
         retryNote(m),
         'To send identical content again on purpose within that window, pass your own idempotencyKey.',
         settleNote,
@@ -176,7 +176,7 @@ export const commandTools: CommandTool[] = [
     title: 'Rename a group or change its members',
     description: () =>
       [
-        'Change a group conversation (group.update: the admin path). payload.action is rename {name}, add_participant {participantExternalId} or remove_participant {participantExternalId}; set_photo needs a transferId nothing produces (settles transfer_unavailable).',
+        'Change a group conversation (group.update: the admin path). payload.action is rename {name}, add_participant {participantExternalId} or remove_participant {participantExternalId}; set_photo needs a transferId, which exists only on a server with transfers turned on (otherwise it settles transfer_unavailable), and no tool here uploads a group photo: message_send_file sends a file as a message.',
         'Aimed at a direct conversation it fails with group_command_requires_group_conversation.',
         'NOT safe to retry: the admin path ignores Idempotency-Key, so calling this again applies the change again.',
         'After add_participant the group\'s membership changed: commands to it settle failed stale_target until a new message arrives in the group (wait_for_message).',

@@ -42,6 +42,7 @@ describe('tools', () => {
       [
         'message_send',
         'message_send_to_new_contact',
+        'message_send_file',
         'reaction_tapback',
         'reaction_apply',
         'name_photo_share',
