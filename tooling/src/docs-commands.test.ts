@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { commandsOf, documentedCommands } from './readme.ts';
+import { commandsOf, commandsOutsideShellBlocks, documentedCommands } from './readme.ts';
 import { database } from './start-replicas.ts';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -27,6 +27,15 @@ const walked = new Set([
   ...commandsOf(read('docs/console.md'), 'The CLI against a remote server'),
   ...commandsOf(read('docs/line-policies.md'), 'The policies'),
 ].map((step) => step.command));
+
+/** Sections another test walks as written, command by command, reading them from the page: [file, section, the test]. */
+const walkedElsewhere: Array<[string, string, string]> = [
+  ['docs/bluebubbles.md', 'Steps', 'apps/connector/test/bluebubbles-stand-in.e2e.test.ts'],
+  ['docs/bluebubbles.md', 'Without a Mac', 'apps/connector/test/bluebubbles-stand-in.e2e.test.ts'],
+  ['docs/media.md', 'Turning them on', 'tooling/src/media-docs.test.ts'],
+  ['docs/media.md', 'Send a file', 'tooling/src/media-docs.test.ts'],
+];
+for (const [file, heading] of walkedElsewhere) for (const { command } of commandsOf(read(file), heading)) walked.add(command);
 
 /** Commands run elsewhere, by what runs them. */
 const elsewhere: Array<[RegExp, string]> = [
@@ -61,6 +70,11 @@ describe('every documented command is run by a test', () => {
         .filter((command) => !walked.has(command) && !runHere.has(command) && !elsewhere.some(([pattern]) => pattern.test(command)))
         .map((command) => `${file}: ${command}`));
     expect(orphans).toEqual([]);
+  });
+
+  it('every shell command of README.md and docs/ is in a ```sh block, where the tests find it (not in ```text, nor in a block of no language)', () => {
+    const hidden = docs.flatMap((file) => commandsOutsideShellBlocks(read(file)).map((command) => `${file}: ${command}`));
+    expect(hidden).toEqual([]);
   });
 
   it('the benchmarks\' --help runs as written and says how to use the bench', { timeout: 60_000 }, async () => {

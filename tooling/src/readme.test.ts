@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from './ports.ts';
-import { commandsOf, documentedCommands, type Step } from './readme.ts';
+import { blocks, commandsOf, commandsOutsideShellBlocks, documentedCommands, type Step } from './readme.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
@@ -331,5 +331,53 @@ describe('the README quick start, as written', () => {
         .map((command) => `${file}: ${command}`),
     );
     expect(offenders).toEqual([]);
+  });
+});
+
+describe('the docs\' block reader (readme.ts)', () => {
+  const page = [
+    '# A guide',
+    '',
+    '## Steps',
+    '',
+    '1. Make a key:',
+    '',
+    '   ```sh',
+    '   npx -y pnpm@10.34.9 switchboard keys create acme   # shown once',
+    '   ```',
+    '',
+    '2. Start the host:',
+    '',
+    '   ```text',
+    '   npx -y pnpm@10.34.9 connector run \\',
+    '     --driver bluebubbles',
+    '   ```',
+    '',
+    '~~~',
+    'curl -s "$SWITCHBOARD_URL/healthz"',
+    '~~~',
+    '',
+    '```json',
+    '{ "curl": "not a command" }',
+    '```',
+    '',
+    '```ini',
+    'ExecStart=/opt/switchboard/bin/switchboard serve',
+    '```',
+  ].join('\n');
+
+  it('reads fenced blocks of every language, indented ones (in a list item) too, their indent taken off', () => {
+    expect(blocks(page)).toEqual([
+      { language: 'sh', text: 'npx -y pnpm@10.34.9 switchboard keys create acme   # shown once' },
+      { language: 'text', text: 'npx -y pnpm@10.34.9 connector run \\\n  --driver bluebubbles' },
+      { language: '', text: 'curl -s "$SWITCHBOARD_URL/healthz"' },
+      { language: 'json', text: '{ "curl": "not a command" }' },
+      { language: 'ini', text: 'ExecStart=/opt/switchboard/bin/switchboard serve' },
+    ]);
+  });
+
+  it('takes the commands from ```sh blocks, indented ones too, and names the shell commands left in other blocks', () => {
+    expect(commandsOf(page, 'Steps')).toEqual([{ command: 'npx -y pnpm@10.34.9 switchboard keys create acme   # shown once', comment: 'shown once' }]);
+    expect(commandsOutsideShellBlocks(page)).toEqual(['npx -y pnpm@10.34.9 connector run \\', 'curl -s "$SWITCHBOARD_URL/healthz"']);
   });
 });

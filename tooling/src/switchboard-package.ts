@@ -5,44 +5,20 @@
 // dependencies, the Node it runs on (the npm `node` package, pinned like the root's), and
 // bin/switchboard, a shell launcher that execs that Node (docs/deploying.md says why).
 // Usage: node tooling/src/switchboard-package.ts [--out DIR]   (prints the tarball's path)
-import { build, type Metafile, type Plugin } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { bundleEntries } from './bundle-app.ts';
 import { buildConsole, copyConsoleAssets } from './console-assets.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const readJson = (path: string) => JSON.parse(readFileSync(join(root, path), 'utf8'));
 
-/** npm packages stay external; @switchboard/* workspace packages are bundled from source (as bundle-app.ts). */
-const externals: Plugin = {
-  name: 'externals',
-  setup(b) {
-    b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@switchboard/') ? undefined : { path: args.path, external: true }));
-  },
-};
-
-async function bundle(app: string, entries: string[], outdir: string): Promise<Metafile> {
-  const { metafile } = await build({
-    entryPoints: entries.map((entry) => join(root, app, entry)),
-    outdir,
-    outbase: join(root, app, 'src'),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    sourcemap: true,
-    // The maps name sources the package does not hold: their text goes along.
-    sourcesContent: true,
-    logLevel: 'warning',
-    metafile: true,
-    plugins: [externals],
-  });
-  return metafile;
-}
+/** The app's entries bundled into `outdir`, as bundle-app.ts bundles them. */
+const bundle = (app: string, entries: string[], outdir: string) => bundleEntries(entries.map((entry) => join(root, app, entry)), outdir, join(root, app, 'src'));
 
 /** The npm package an import names (`pino/file` -> `pino`, `@scope/x/y` -> `@scope/x`). */
 const packageOf = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');

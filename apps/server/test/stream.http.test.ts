@@ -555,6 +555,9 @@ describe('a cursor past the newest event (kept across a database restore or rese
     const ahead = await page(a.apiKey, '?after=999999999999');
     expect(ahead.status).toBe(410);
     expect(ahead.body).toMatchObject({ error: 'cursor_expired', oldestId: events[0]!.id });
+    // Said as what it is: nothing was dropped, the cursor is ahead of the stream.
+    expect(ahead.body.message).toMatch(/past the head of the account's stream/);
+    expect(ahead.body.message).not.toMatch(/retention/);
     expectSpecResponse('/v1/events', 'get', 410, ahead.body, ahead.headers);
   });
 
@@ -601,6 +604,7 @@ describe('retention: a cursor older than the retained log', () => {
       const expired = await page(a.apiKey, `?after=${a1!.id}`, s.url);
       expect(expired.status).toBe(410);
       expect(expired.body).toMatchObject({ error: 'cursor_expired', oldestId: kept1!.id });
+      expect(expired.body.message).toMatch(/dropped by retention/);
       expectSpecResponse('/v1/events', 'get', 410, expired.body, expired.headers);
       // As documented: resume with after = oldestId - 1.
       const recovered = await page(a.apiKey, `?after=${BigInt(expired.body.oldestId) - 1n}`, s.url);

@@ -57,13 +57,16 @@ export function accountEvents(app: FastifyInstance, services: Services): Account
     if (limit === null) return sendError(reply, 'invalid_query', 'limit must be an integer from 1 to 1000');
     // 0 is "from the start": a new client reads whatever is retained, with no reset to report.
     const purgedThrough = after === 0 ? 0 : await services.store.eventsPurgedThrough(accountId);
-    // Not in the log: dropped by retention, or past its newest id (a cursor from another database).
-    const lost = after !== 0 && (after < purgedThrough || after > (await services.store.newestEventId(accountId)));
+    // Not in the log: dropped by retention, or past its newest id (a cursor from another database, or kept across a restore).
+    const dropped = after !== 0 && after < purgedThrough;
+    const pastHead = after !== 0 && !dropped && after > (await services.store.newestEventId(accountId));
+    const lost = dropped || pastHead;
 
     if (!sse) {
       if (lost) {
         const oldestId = await oldestRetainedId(services, accountId, purgedThrough);
-        return sendError(reply, 'cursor_expired', 'events after this cursor were dropped by retention', { oldestId });
+        const message = pastHead ? 'this cursor is past the head of the account\'s stream (after its newest event)' : 'events after this cursor were dropped by retention';
+        return sendError(reply, 'cursor_expired', message, { oldestId });
       }
       const events = await services.store.readEvents(accountId, after, limit);
       const nextAfter = events.length > 0 ? String(events[events.length - 1]!.id) : String(after);
