@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { paths, postCommand, removeDataDir, startServer, type ServerProcess } from '@switchboard/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commandsOf } from '../../../tooling/src/readme.ts';
+import { commandsOf } from '@switchboard/tooling/readme';
 import { openEventStream } from './stream.ts';
 
 const guide = readFileSync(join(paths.root, 'docs/bluebubbles.md'), 'utf8');
