@@ -95,6 +95,7 @@ describe('docs/media.md, as written', () => {
     start.stdout!.on('data', (d) => (output += d));
     start.stderr!.on('data', (d) => (output += d));
     await whenOutput(start, () => output, 'Switchboard is running', 180_000);
+    await whenOutput(start, () => output, 'Media uploads   on', 10_000);
 
     const asWritten = (command: string) => command.replaceAll(/(^|\s)\.switchboard\//g, `$1${dataDir}/`);
     const [source, upload, send] = steps.map((s) => asWritten(s.command));

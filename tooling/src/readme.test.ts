@@ -278,6 +278,8 @@ describe('the README quick start, as written', () => {
         expect(stdout).toMatch(/\bdemo\b/);
       } else if (/ connector-keys create acme/.test(command)) {
         expect(stdout).toMatch(/\bsbc_[\w-]+/);
+      } else if (/ transfer-limits set /.test(command)) {
+        expect(stdout).toMatch(/max bytes\s+25,000,000\n\s+allowed types\s+image\/\*, video\/\*, application\/pdf/);
       } else if (/ hosts$/.test(command.replace(/\s+#.*$/, ''))) {
         expect(stdout).toContain('demo-host');
       }

@@ -62,6 +62,7 @@ describe('pnpm start', { timeout: 240_000 }, () => {
     expect(policies.status).toBe(200);
     expect(await policies.json()).toEqual({ newContacts: { perHour: 15, perDay: 50 }, pacing: { perMinute: 10 }, loopBreaker: { maxUnanswered: 8 }, quietHours: null, firstContactApproval: false });
     expect(first.output()).toContain('Line policies   new contacts 15/h 50/day, 10/min per chat, loop breaker 8');
+    expect(first.output()).toContain('Media uploads   off (SWITCHBOARD_TRANSFERS=enabled turns them on');
 
     // A second start on the same data directory is refused at once, naming the first and what to do instead.
     const again = run(await freePort());

@@ -454,6 +454,7 @@ ${paint('bold', 'Switchboard is running')} ${paint('dim', `(data in ${dataDir})`
   Console         ${paint('cyan', `${url}/console`)} ${paint('dim', 'sign in with the operator key')}
   Operator key    ${paint('bold', account.operatorKey)}
   Line policies   ${policiesLine(policies)} ${paint('dim', '(switchboard policies demo)')}
+  Media uploads   ${process.env.SWITCHBOARD_TRANSFERS === 'enabled' ? `on ${paint('dim', '(POST /v1/transfers: docs/media.md)')}` : `off ${paint('dim', '(SWITCHBOARD_TRANSFERS=enabled turns them on: docs/media.md)')}`}
   Connector host  ${hostId} ${paint('dim', holder === hostId ? '(holds the lease)' : holder ? `(stands by: ${holder} holds the lease)` : '(no lease yet)')}
 
 In another terminal:  ${paint('bold', `source ${relative(process.cwd(), envFile).startsWith('..') ? envFile : relative(process.cwd(), envFile)}`)}  then try the README's curl examples.

@@ -602,6 +602,48 @@ describe('line policies', () => {
   });
 });
 
+describe('transfer limits', () => {
+  const defaults = { maxBytes: 100_000_000, allowedTypes: ['image/*', 'video/*', 'audio/*', 'application/pdf', 'text/plain', 'text/vcard'] };
+
+  it('transfer-limits shows the defaults; set changes the named limit and keeps the other; the server holds the next upload to them', { timeout: 120_000 }, async () => {
+    const account = await newAccount('transfer-limits');
+    expect(await json('transfer-limits', account.name)).toEqual({ accountId: account.id, ...defaults });
+    const shown = await cli('transfer-limits', account.name);
+    expect(shown.stdout).toMatch(/max bytes\s+100,000,000/);
+    expect(shown.stdout).toMatch(/allowed types\s+image\/\*, video\/\*/);
+    const set = await cli('transfer-limits', 'set', account.name, '--max-bytes', '2048');
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout).toMatch(/max bytes\s+2,048/);
+    expect(await json('transfer-limits', 'set', account.id, '--types', 'application/pdf, image/png')).toEqual({ accountId: account.id, maxBytes: 2048, allowedTypes: ['application/pdf', 'image/png'] });
+    // What the admin API answers is what the CLI stored.
+    const key = await json<{ secret: string }>('operator-keys', 'create', '--label', 'cli-transfer-limits');
+    const stored = await fetch(`${server.url}/v1/admin/accounts/${account.id}/transfer-limits`, { headers: { authorization: `Bearer ${key.secret}` } });
+    expect(await stored.json()).toEqual({ maxBytes: 2048, allowedTypes: ['application/pdf', 'image/png'] });
+    expect(await json('transfer-limits', 'set', account.name, '--types', 'none')).toEqual({ accountId: account.id, maxBytes: 2048, allowedTypes: [] });
+    expect((await cli('transfer-limits', account.name)).stdout).toContain('none (every upload is refused)');
+  });
+
+  it('a limit that does not fit: exit 2 with a clear message, nothing changes', { timeout: 120_000 }, async () => {
+    const account = await newAccount('transfer-limits-bad');
+    const cases: [string[], string, string][] = [
+      [['transfer-limits', 'set', account.name], 'usage', 'transfer-limits set <account> and --max-bytes'],
+      [['transfer-limits', 'set', account.name, '--max-bytes', '1.5'], 'usage', '--max-bytes takes a whole number of bytes'],
+      [['transfer-limits', 'set', account.name, '--max-bytes', '0'], 'invalid_body', 'maxBytes'],
+      [['transfer-limits', 'set', account.name, '--max-bytes', '100000001'], 'invalid_body', 'maxBytes'],
+      [['transfer-limits', 'set', account.name, '--types', 'Image/PNG'], 'invalid_body', 'allowedTypes'],
+      [['transfer-limits', account.name, '--types', 'image/*'], 'usage', 'belongs to: switchboard transfer-limits set'],
+      [['transfer-limits', 'set', 'nobody-here', '--max-bytes', '5'], 'account_not_found', 'no account "nobody-here"'],
+    ];
+    const runs = await Promise.all(cases.map(([args]) => cli(...args, '--json')));
+    for (const [i, run] of runs.entries()) {
+      const [args, code, message] = cases[i]!;
+      expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(2);
+      expect(JSON.parse(run.stderr), args.join(' ')).toEqual({ error: code, message: expect.stringContaining(message) });
+    }
+    expect(await json('transfer-limits', account.name)).toEqual({ accountId: account.id, ...defaults });
+  });
+});
+
 describe('remote mode (--url, with an operator key)', () => {
   /** Runs the CLI away from the store: no store in its environment, only the server's URL and the key. */
   function remote(key: string | undefined, ...args: string[]): Promise<Run> {
@@ -672,13 +714,15 @@ describe('remote mode (--url, with an operator key)', () => {
     expect(policies).toEqual({ newContacts: null, pacing: { perMinute: 10 }, loopBreaker: { maxUnanswered: 8 }, quietHours: null, firstContactApproval: false });
     expect(await remoteJson(full.secret, 'policies', name)).toEqual(await json('policies', name));
     expect((await remote(full.secret, 'policies', name)).stdout).toBe((await cli('policies', name)).stdout);
+    expect(await remoteJson(full.secret, 'transfer-limits', 'set', name, '--max-bytes', '4096')).toMatchObject({ maxBytes: 4096 });
+    expect(await json('transfer-limits', name)).toMatchObject({ maxBytes: 4096 });
 
     // Each change is in the audit log under the key that made it; a change made where the store is, under none.
     await json('pause', name);
     const audit = (await (await fetch(`${server.url}/v1/admin/audit?limit=20`, { headers: { authorization: `Bearer ${full.secret}` } })).json()) as { records: any[] };
     const mine = audit.records.filter((r) => r.accountId === created.id).map((r) => [r.action, r.operatorKeyId]);
     expect(mine).toEqual([
-      ['account.pause', null], ['account.policies', full.id], ['account.policies', full.id], ['key.revoke', full.id], ['account.resume', full.id], ['account.pause', full.id], ['key.create', full.id], ['key.create', full.id], ['account.create', full.id],
+      ['account.pause', null], ['account.transfer_limits', full.id], ['account.policies', full.id], ['account.policies', full.id], ['key.revoke', full.id], ['account.resume', full.id], ['account.pause', full.id], ['key.create', full.id], ['key.create', full.id], ['account.create', full.id],
     ]);
   });
 

@@ -22,6 +22,7 @@ const keys = () => import('../admin/keys.ts');
 const policies = () => import('../admin/policies.ts');
 const holds = () => import('../admin/holds.ts');
 const webhooks = () => import('../admin/webhooks.ts');
+const transfers = () => import('../admin/transfers.ts');
 
 /**
  * The CLI where the store is: the admin domain (src/admin/) on the store, as the admin API's
@@ -47,6 +48,8 @@ export function directOperator(store: Store, config: Config): Operator {
     getPolicies: async (accountId) => value((await policies()).getPolicies(deps, accountId)),
     setPolicies: async (accountId, changed) => value((await policies()).setPolicies(deps, accountId, changed)),
     policyUsage: async (accountId, conversationId) => value((await holds()).policyUsage(deps, accountId, conversationId)),
+    getTransferLimits: async (accountId) => value((await transfers()).getTransferLimits(deps, accountId)),
+    setTransferLimits: async (accountId, limits) => value((await transfers()).setTransferLimits(deps, accountId, limits)),
     listCommands: async (accountId, status, cursor) => value((await import('../admin/commands.ts')).listCommands(deps, { accountId: accountId.toLowerCase(), status }, 200, cursor)),
     // No server runs here: the connector host finds a released command at its next poll.
     releaseCommand: async (commandId) => value((await holds()).releaseCommand(deps, commandId)),

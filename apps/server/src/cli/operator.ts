@@ -11,6 +11,7 @@ export type Host = A['Host'];
 export type WebhookEndpoint = A['WebhookEndpoint'];
 export type LinePolicies = A['LinePolicies'];
 export type PolicyUsage = A['PolicyUsage'];
+export type TransferLimits = A['TransferLimits'];
 export type AdminCommand = A['AdminCommand'];
 export type CommandDetail = A['CommandDetail'];
 export type CommandPage = A['CommandPage'];
@@ -37,6 +38,9 @@ export interface Operator {
   setPolicies(accountId: string, policies: LinePolicies): Promise<LinePolicies>;
   /** What the account's policies count now; with `conversationId`, that conversation's too. */
   policyUsage(accountId: string, conversationId: string | null): Promise<PolicyUsage>;
+  getTransferLimits(accountId: string): Promise<TransferLimits>;
+  /** Replaces the account's transfer limits; answers them as stored. */
+  setTransferLimits(accountId: string, limits: TransferLimits): Promise<TransferLimits>;
   /** One page of the account's commands with this status, newest first, after `cursor`. */
   listCommands(accountId: string, status: AdminCommand['status'], cursor: string | null): Promise<CommandPage>;
   /** An operator's release of a held command: it goes out (or, a first contact in quiet hours, waits for the window). */

@@ -23,6 +23,8 @@ export function parse(argv: string[]) {
         'time-zone': { type: 'string' },
         'conversation-time-zone': { type: 'string', multiple: true },
         'first-contact-approval': { type: 'string' },
+        'max-bytes': { type: 'string' },
+        types: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });

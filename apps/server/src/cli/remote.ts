@@ -41,6 +41,8 @@ export function remoteOperator(url: string, operatorKey: string): Operator {
     listHosts: async () => (await body(api.GET('/v1/admin/hosts'))).hosts,
     getPolicies: (accountId) => body(api.GET('/v1/admin/accounts/{accountId}/policies', account(accountId))),
     setPolicies: (accountId, policies) => body(api.PUT('/v1/admin/accounts/{accountId}/policies', { ...account(accountId), body: policies })),
+    getTransferLimits: (accountId) => body(api.GET('/v1/admin/accounts/{accountId}/transfer-limits', account(accountId))),
+    setTransferLimits: (accountId, limits) => body(api.PUT('/v1/admin/accounts/{accountId}/transfer-limits', { ...account(accountId), body: limits })),
     policyUsage: (accountId, conversationId) =>
       body(api.GET('/v1/admin/accounts/{accountId}/policies/usage', { params: { path: { accountId }, query: conversationId === null ? {} : { conversationId } } })),
     listCommands: (accountId, status, cursor) =>

@@ -42,6 +42,11 @@ Usage: switchboard <command> [arguments] [--data-dir DIR | --url URL] [--json]
                                          Europe/Paris; a conversation may have its own zone,
                                          repeat the option for each); first-contact approval
                                          holds a first message to a new address for an operator
+  transfer-limits <account>              show what the account may upload (POST /v1/transfers, on a
+                                         server with SWITCHBOARD_TRANSFERS=enabled)
+  transfer-limits set <account> [--max-bytes N] [--types TYPE,...|none]
+                                         change them (types such as image/* or application/pdf);
+                                         what is left out is kept
   held <account>                         list the commands a line policy holds (id, type, policy,
                                          target, accepted at)
   release <commandId>                    let a held command go out now (a first contact approved
@@ -129,10 +134,11 @@ async function run(argv: string[], interrupt: Interrupt | undefined): Promise<vo
   }
   const out = (human: string, json: unknown) => console.log(values.json ? JSON.stringify(json, null, 2) : human);
   // `policies <account>` shows, `policies set <account>` changes: its sub is the account unless it is "set".
-  const line = command === 'policies' ? (sub === 'set' ? 'policies set' : 'policies') : `${command} ${SUBCOMMANDS.includes(command) ? sub ?? '' : ''}`.trim();
+  const showOrSet = command === 'policies' || command === 'transfer-limits';
+  const line = showOrSet ? (sub === 'set' ? `${command} set` : command) : `${command} ${SUBCOMMANDS.includes(command) ? sub ?? '' : ''}`.trim();
   const known = ['accounts create', 'accounts list', 'keys create', 'keys list', 'keys revoke', 'connector-keys create', 'operator-keys create',
     'operator-keys list', 'operator-keys revoke', 'pause', 'resume', 'hosts', 'tail', 'webhooks list', 'webhooks enable', 'webhooks disable', 'policies', 'policies set',
-    'held', 'release', 'reject', 'migrate'];
+    'transfer-limits', 'transfer-limits set', 'held', 'release', 'reject', 'migrate'];
   if (!known.includes(line)) throw new UsageError(`unknown command "${positionals.join(' ')}"`);
   if (command === 'migrate') {
     if (values.url !== undefined) throw new UsageError('migrate runs where the database is, not with --url');
@@ -167,6 +173,12 @@ async function run(argv: string[], interrupt: Interrupt | undefined): Promise<vo
   } else if (Object.keys(policyArgs).length > 0) {
     throw new UsageError(`--${Object.keys(policyArgs)[0]} belongs to: switchboard policies set <account>`);
   }
+  const limitArgs = [values['max-bytes'], values.types];
+  if (line === 'transfer-limits set' && limitArgs.every((v) => v === undefined)) throw new UsageError('transfer-limits set <account> and --max-bytes N, --types TYPE,...|none or both');
+  if (line !== 'transfer-limits set' && limitArgs.some((v) => v !== undefined)) {
+    throw new UsageError(`--${values['max-bytes'] !== undefined ? 'max-bytes' : 'types'} belongs to: switchboard transfer-limits set <account>`);
+  }
+  const limitChanges = line === 'transfer-limits set' ? (await import('./transfers.ts')).transferLimitChanges(values['max-bytes'], values.types) : null;
   if (line === 'operator-keys create' && values.role !== 'full' && values.role !== 'read-only') throw new UsageError('--role is full or read-only');
   if (line === 'tail') {
     const { tailCommand } = await import('./tail.ts');
@@ -271,6 +283,12 @@ async function run(argv: string[], interrupt: Interrupt | undefined): Promise<vo
       case 'policies':
       case 'policies set': {
         await policiesCommand(operator, await account(operator, line === 'policies' ? sub : arg), line === 'policies set', changes, values.conversation, out);
+        return;
+      }
+      case 'transfer-limits':
+      case 'transfer-limits set': {
+        const { transferLimitsCommand } = await import('./transfers.ts');
+        await transferLimitsCommand(operator, await account(operator, limitChanges ? arg : sub), limitChanges, out);
         return;
       }
       case 'held': {
