@@ -342,8 +342,9 @@ export interface paths {
          *     `transfers_disabled`), `fileName` (400 `invalid_query`), `Content-Encoding` and
          *     `Content-Type` (415 `transfer_type_invalid`; `identity` is no coding), the account's
          *     allowed types (415 `transfer_type_not_allowed`), `Content-Length` (413
-         *     `transfer_too_large`). A refusal with the body still arriving closes the connection
-         *     after the answer.
+         *     `transfer_too_large`, or 400 `transfer_empty` for 0). A refusal with the body still
+         *     arriving closes the connection after the answer. A body with no bytes (chunked, or with
+         *     no `Content-Length`) is 400 `transfer_empty` once it ends: there is nothing to send.
          */
         post: operations["createTransfer"];
         delete?: never;
@@ -568,7 +569,7 @@ export interface components {
          *     the retry guidance: `never` (the request itself must change), `after` (retry the same
          *     request after `Retry-After`), `backoff` (retry with exponential backoff).
          */
-        ErrorCode: "body_too_large" | "body_too_deep" | "body_not_object" | "target_and_payload_required" | "unsupported_target" | "invalid_conversationId" | "recipient_send_requires_recipientExternalId_and_text" | "group_create_requires_participantExternalIds" | "invalid_idempotency_key" | "group_command_requires_group_conversation" | "invalid_query" | "bad_request" | "unauthenticated" | "unknown_command" | "conversation_not_found" | "command_not_found" | "attachment_not_found" | "transfers_disabled" | "transfer_incomplete" | "transfer_too_large" | "transfer_type_invalid" | "transfer_type_not_allowed" | "poll_not_found" | "not_found" | "method_not_allowed" | "request_timeout" | "cursor_expired" | "unsupported_media_type" | "invalid_recipient_address" | "invalid_participant_address" | "rate_limited" | "too_many_streams" | "new_contact_limit" | "pacing_limit" | "loop_breaker" | "headers_too_large" | "invalid_body" | "webhook_endpoint_not_found" | "webhook_endpoint_limit" | "webhook_url_refused" | "internal" | "not_implemented" | "no_live_connector" | "outbound_paused";
+        ErrorCode: "body_too_large" | "body_too_deep" | "body_not_object" | "target_and_payload_required" | "unsupported_target" | "invalid_conversationId" | "recipient_send_requires_recipientExternalId_and_text" | "group_create_requires_participantExternalIds" | "invalid_idempotency_key" | "group_command_requires_group_conversation" | "invalid_query" | "bad_request" | "unauthenticated" | "unknown_command" | "conversation_not_found" | "command_not_found" | "attachment_not_found" | "transfers_disabled" | "transfer_incomplete" | "transfer_empty" | "transfer_too_large" | "transfer_type_invalid" | "transfer_type_not_allowed" | "poll_not_found" | "not_found" | "method_not_allowed" | "request_timeout" | "cursor_expired" | "unsupported_media_type" | "invalid_recipient_address" | "invalid_participant_address" | "rate_limited" | "too_many_streams" | "new_contact_limit" | "pacing_limit" | "loop_breaker" | "headers_too_large" | "invalid_body" | "webhook_endpoint_not_found" | "webhook_endpoint_limit" | "webhook_url_refused" | "internal" | "not_implemented" | "no_live_connector" | "outbound_paused";
         /**
          * @description The `errorCode` of a `failed` command event. The first seven are the service
          *     specification's; the rest are Switchboard's own, for failures the specification leaves
@@ -650,7 +651,7 @@ export interface components {
         };
         TransferError: {
             /** @enum {string} */
-            error: "transfers_disabled" | "transfer_incomplete" | "transfer_too_large" | "transfer_type_invalid" | "transfer_type_not_allowed" | "invalid_query";
+            error: "transfers_disabled" | "transfer_incomplete" | "transfer_empty" | "transfer_too_large" | "transfer_type_invalid" | "transfer_type_not_allowed" | "invalid_query";
             message: string;
             requestId?: string;
         };
@@ -669,7 +670,7 @@ export interface components {
             createdAt: string;
             /**
              * Format: date-time
-             * @description After this, a new command naming it settles `transfer_unavailable`. A command that used it before keeps it as long as the command is kept.
+             * @description A command accepted after this settles `transfer_unavailable`; one accepted before keeps the transfer as long as the command is kept.
              */
             expiresAt: string;
         };
@@ -1046,7 +1047,7 @@ export interface components {
             kind: "attachment";
             transferId: string;
         };
-        /** @description An image uploaded with `POST /v1/transfers`, sent as a sticker. Settles `transfer_unavailable` when transfers are off (see "Transfers"). */
+        /** @description An image uploaded with `POST /v1/transfers`, sent as a sticker. Settles `transfer_unavailable` when transfers are off or the transfer is not an image (see "Transfers"). */
         StickerPayload: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1143,7 +1144,7 @@ export interface components {
             action: "remove_participant";
             participantExternalId: string;
         };
-        /** @description An image uploaded with `POST /v1/transfers`, set as the group's photo. Settles `transfer_unavailable` when transfers are off (see "Transfers"). */
+        /** @description An image uploaded with `POST /v1/transfers`, set as the group's photo. Settles `transfer_unavailable` when transfers are off or the transfer is not an image (see "Transfers"). */
         GroupSetPhotoPayload: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2224,7 +2225,7 @@ export interface operations {
     createTransfer: {
         parameters: {
             query: {
-                /** @description The name the recipient sees (`invoice.pdf`). Text rules apply; no `/` or `\\`. */
+                /** @description The name the recipient sees (`invoice.pdf`). Text rules apply; no `/`, `\\` or control characters, and not `.` or `..`. */
                 fileName: string;
             };
             header?: never;
@@ -2248,7 +2249,7 @@ export interface operations {
                     "application/json": components["schemas"]["Transfer"];
                 };
             };
-            /** @description The body ended before its `Content-Length` (`transfer_incomplete`), or `fileName` is missing or invalid (`invalid_query`). */
+            /** @description The body ended before its `Content-Length` (`transfer_incomplete`), had no bytes (`transfer_empty`), or `fileName` is missing or invalid (`invalid_query`). */
             400: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];

@@ -28,6 +28,7 @@ export const zErrorCode = z.union([
     z.literal('attachment_not_found'),
     z.literal('transfers_disabled'),
     z.literal('transfer_incomplete'),
+    z.literal('transfer_empty'),
     z.literal('transfer_too_large'),
     z.literal('transfer_type_invalid'),
     z.literal('transfer_type_not_allowed'),
@@ -185,6 +186,7 @@ export const zTransferError = z.object({
     error: z.enum([
         'transfers_disabled',
         'transfer_incomplete',
+        'transfer_empty',
         'transfer_too_large',
         'transfer_type_invalid',
         'transfer_type_not_allowed',
@@ -550,7 +552,7 @@ export const zAttachmentPayload = z.strictObject({
 });
 
 /**
- * An image uploaded with `POST /v1/transfers`, sent as a sticker. Settles `transfer_unavailable` when transfers are off (see "Transfers").
+ * An image uploaded with `POST /v1/transfers`, sent as a sticker. Settles `transfer_unavailable` when transfers are off or the transfer is not an image (see "Transfers").
  */
 export const zStickerPayload = z.strictObject({
     kind: z.literal('sticker'),
@@ -677,7 +679,7 @@ export const zGroupRemoveParticipantPayload = z.strictObject({
 });
 
 /**
- * An image uploaded with `POST /v1/transfers`, set as the group's photo. Settles `transfer_unavailable` when transfers are off (see "Transfers").
+ * An image uploaded with `POST /v1/transfers`, set as the group's photo. Settles `transfer_unavailable` when transfers are off or the transfer is not an image (see "Transfers").
  */
 export const zGroupSetPhotoPayload = z.strictObject({
     action: z.literal('set_photo'),
@@ -1052,7 +1054,7 @@ export const zGetAttachmentResponse = z.string();
 export const zCreateTransferBody = z.string();
 
 export const zCreateTransferQuery = z.object({
-    fileName: z.string().min(1).max(255).regex(/^[^\/\\]+$/)
+    fileName: z.string().min(1).max(255).regex(/^(?!\.\.?$)[^\/\\\x00-\x1f\x7f]+$/)
 });
 
 /**

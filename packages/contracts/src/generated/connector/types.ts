@@ -239,9 +239,9 @@ export interface paths {
          * @description The bytes of an upload (the public API's `POST /v1/transfers`), with its media type as
          *     `Content-Type`, its file name in `Content-Disposition` and its SHA-256 in
          *     `X-Switchboard-Sha256`. Fetching it for a command keeps the transfer as long as that
-         *     command is kept, so a retry of the same command after a crash fetches it again even past
-         *     its expiry. 404 `transfer_not_found` when the server has transfers turned off, or the id
-         *     is unknown, another account's, still uploading, or expired and not used by this command,
+         *     command is kept, so a retry of the same command after a crash fetches it again. 404
+         *     `transfer_not_found` when the server has transfers turned off, or the id is unknown,
+         *     another account's, still uploading, or expired before the command was accepted,
          *     or `commandId` is not a command of the account whose payload names this `transferId`:
          *     the host settles the command `failed` with `transfer_unavailable`. The epoch is checked
          *     first (409 `lease_lost`), as for every call of the protocol.
