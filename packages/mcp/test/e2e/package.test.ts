@@ -61,7 +61,7 @@ describe('the packed @switchboard/mcp, installed with npm outside the workspace'
       const agent = new Agent(client);
       try {
         expect(client.getServerVersion()).toMatchObject({ name: 'switchboard', version });
-        expect((await client.listTools()).tools).toHaveLength(16);
+        expect((await client.listTools()).tools).toHaveLength(17);
         expect((await agent.ok('capabilities')).hostId).toBe(world.host.hostId);
         expect(await agent.call('command_status', { commandId: '0190b7a4-0000-7000-8000-00000000dead' })).toMatchObject({ isError: true, body: { error: 'command_not_found', retry: 'never' } });
       } finally {
