@@ -605,7 +605,7 @@ describe('line policies', () => {
 describe('transfer limits', () => {
   const defaults = { maxBytes: 100_000_000, allowedTypes: ['image/*', 'video/*', 'audio/*', 'application/pdf', 'text/plain', 'text/vcard'] };
 
-  it('transfer-limits shows the defaults; set changes the named limit and keeps the other; the server holds the next upload to them', { timeout: 120_000 }, async () => {
+  it('transfer-limits shows the defaults; set changes the named limit and keeps the other; the admin API answers what it stored', { timeout: 120_000 }, async () => {
     const account = await newAccount('transfer-limits');
     expect(await json('transfer-limits', account.name)).toEqual({ accountId: account.id, ...defaults });
     const shown = await cli('transfer-limits', account.name);
@@ -628,6 +628,8 @@ describe('transfer limits', () => {
     const cases: [string[], string, string][] = [
       [['transfer-limits', 'set', account.name], 'usage', 'transfer-limits set <account> and --max-bytes'],
       [['transfer-limits', 'set', account.name, '--max-bytes', '1.5'], 'usage', '--max-bytes takes a whole number of bytes'],
+      [['transfer-limits', 'set', account.name, '--types', ''], 'usage', '--types takes media types separated by commas'],
+      [['transfer-limits', 'set', account.name, '--types', ' , '], 'usage', '--types takes media types separated by commas'],
       [['transfer-limits', 'set', account.name, '--max-bytes', '0'], 'invalid_body', 'maxBytes'],
       [['transfer-limits', 'set', account.name, '--max-bytes', '100000001'], 'invalid_body', 'maxBytes'],
       [['transfer-limits', 'set', account.name, '--types', 'Image/PNG'], 'invalid_body', 'allowedTypes'],

@@ -10,7 +10,12 @@ export function transferLimitChanges(maxBytes: string | undefined, types: string
     if (!/^\d+$/.test(maxBytes)) throw new UsageError(`--max-bytes takes a whole number of bytes, not "${maxBytes}"`);
     changes.maxBytes = Number(maxBytes);
   }
-  if (types !== undefined) changes.allowedTypes = types.trim() === 'none' ? [] : types.split(',').map((t) => t.trim()).filter((t) => t !== '');
+  if (types !== undefined) {
+    // Only the word none refuses every upload: an empty list by mistake must not.
+    const listed = types.split(',').map((t) => t.trim()).filter((t) => t !== '');
+    if (types.trim() !== 'none' && listed.length === 0) throw new UsageError('--types takes media types separated by commas (image/*,application/pdf), or none');
+    changes.allowedTypes = types.trim() === 'none' ? [] : listed;
+  }
   return changes;
 }
 
