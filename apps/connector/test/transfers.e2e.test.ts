@@ -1,8 +1,11 @@
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { openWal } from '@switchboard/sqlite';
 import { paths } from '@switchboard/testkit';
+import { testStore } from '@switchboard/testkit/postgres';
 import { describe, expect, test } from 'vitest';
 import { createGroup, DRIVERS, inbound, rigPerTest, toConversation, type Rig } from './helpers.ts';
 
@@ -17,10 +20,11 @@ const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest(
 /** Bytes no text encoding keeps as they are: every value once. */
 const photo = new Uint8Array(Array.from({ length: 3 * 256 }, (_, i) => (i * 7) % 256));
 
-async function upload(rig: Rig, fileName: string, mimeType: string, bytes: Uint8Array): Promise<{ transferId: string; sha256: string; byteSize: number }> {
+/** POST /v1/transfers as the rig's account, or as the account whose API key is `apiKey`. */
+async function upload(rig: Rig, fileName: string, mimeType: string, bytes: Uint8Array, apiKey = rig.apiKey): Promise<{ transferId: string; sha256: string; byteSize: number }> {
   const response = await fetch(`${rig.server.url}/v1/transfers?fileName=${encodeURIComponent(fileName)}`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${rig.apiKey}`, 'content-type': mimeType },
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': mimeType },
     body: bytes as Uint8Array<ArrayBuffer>,
   });
   const body = (await response.json()) as { transferId: string; sha256: string; byteSize: number };
@@ -113,6 +117,55 @@ describe.each(DRIVERS)('transfers on, %s driver', (driver) => {
     expect([first.status, second.status]).toEqual(['succeeded', 'succeeded']);
     expect(rig.actionMessages(first.logicalActionId)).toHaveLength(1);
     expect(sha256(fileOf(rig, second.logicalActionId).file.bytes)).toBe(sha256(photo));
+  });
+});
+
+/**
+ * What names no usable transfer, or the wrong kind, on the simulator. SWITCHBOARD_TRANSFER_TTL_HOURS
+ * is at least an hour, so an expired transfer is one whose expiry the test backdates in the store
+ * (on SQLite: the connector's tests have no PostgreSQL client); another account's runs on both.
+ */
+describe('transfers on, what settles transfer_unavailable (simulator driver)', () => {
+  let rig: Rig;
+  rigPerTest(ON, 'simulator', (r) => (rig = r));
+
+  test.skipIf(testStore() === 'postgres')('an expired transfer (its expiry backdated before the command) settles transfer_unavailable, and nothing is sent', async () => {
+    await rig.onlyHost();
+    const transfer = await upload(rig, 'old.png', 'image/png', photo);
+    const db = openWal(join(rig.server.dataDir, 'switchboard.db'), 5_000);
+    try {
+      const changed = db.prepare('UPDATE transfers SET expires_at = ? WHERE account_id = ? AND id = ?').run(Date.now() - 60_000, rig.accountId, transfer.transferId);
+      expect(changed.changes).toBe(1);
+    } finally {
+      db.close();
+    }
+    const { conversationId } = await inbound(rig, '+14155550520', 'the old one');
+    const failed = await rig.run('message.send', { target: toConversation(conversationId), payload: { kind: 'attachment', transferId: transfer.transferId } });
+    expect(failed).toMatchObject({ status: 'failed', errorCode: 'transfer_unavailable', errorPath: '/payload/transferId', errorMessage: expect.stringContaining(`transferId "${transfer.transferId}" names no usable transfer`) });
+    expect(rig.actionMessages(failed.logicalActionId)).toEqual([]);
+  });
+
+  test('another account\'s transferId settles transfer_unavailable at /payload/transferId, and nothing is sent', async () => {
+    await rig.onlyHost();
+    const other = await rig.server.account();
+    const theirs = await upload(rig, 'theirs.png', 'image/png', photo, other.apiKey);
+    const { conversationId } = await inbound(rig, '+14155550521', 'send me theirs');
+    const failed = await rig.run('message.send', { target: toConversation(conversationId), payload: { kind: 'attachment', transferId: theirs.transferId } });
+    expect(failed).toMatchObject({ status: 'failed', errorCode: 'transfer_unavailable', errorPath: '/payload/transferId', errorMessage: expect.stringContaining(`transferId "${theirs.transferId}" names no usable transfer`) });
+    expect(rig.actionMessages(failed.logicalActionId)).toEqual([]);
+  });
+
+  test('a sticker or set_photo of a PDF settles transfer_unavailable (they need an image), and nothing is sent', async () => {
+    await rig.onlyHost();
+    const pdf = await upload(rig, 'invoice.pdf', 'application/pdf', new TextEncoder().encode('%PDF-1.7 not an image\n'));
+    const { conversationId } = await inbound(rig, '+14155550522', 'sticker me');
+    const sticker = await rig.run('message.send', { target: toConversation(conversationId), payload: { kind: 'sticker', transferId: pdf.transferId } });
+    expect(sticker).toMatchObject({ status: 'failed', errorCode: 'transfer_unavailable', errorPath: '/payload/transferId', errorMessage: expect.stringContaining('is application/pdf, not an image') });
+    expect(rig.actionMessages(sticker.logicalActionId)).toEqual([]);
+    const group = await createGroup(rig, ['+14155550523', '+14155550524']);
+    const set = await rig.run('group.update', { target: toConversation(group.conversationId), payload: { action: 'set_photo', transferId: pdf.transferId } });
+    expect(set).toMatchObject({ status: 'failed', errorCode: 'transfer_unavailable', errorPath: '/payload/transferId' });
+    expect(rig.platform.conversation(group.externalId)!.photoSha256).toBeFalsy();
   });
 });
 

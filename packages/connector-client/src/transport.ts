@@ -22,14 +22,26 @@ class PlainRequest {
   }
 }
 
+/** Whether `bytes` is the whole of its ArrayBuffer, so handing the buffer out exposes nothing else. */
+const ownsBuffer = (bytes: Buffer) => bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+
+/**
+ * The body as one Buffer: the only chunk as it is, else the chunks joined once (into a buffer of
+ * their own when large, which arrayBuffer can then hand out without another copy).
+ */
+function joined(chunks: Buffer[]): Buffer {
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+}
+
 function plainResponse(status: number, incoming: http.IncomingMessage, bytes: Buffer): Response {
   const headers = new Headers();
   for (const [name, value] of Object.entries(incoming.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
   const text = async () => bytes.toString('utf8');
-  // A transfer's bytes are read as an ArrayBuffer (openapi-fetch's `parseAs: 'arrayBuffer'`).
-  const arrayBuffer = async () => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+  // A transfer's bytes are read as an ArrayBuffer (openapi-fetch's `parseAs: 'arrayBuffer'`): the
+  // body's own when it fills it (large bodies do), copied only out of Node's shared small-buffer pool.
+  const arrayBuffer = async () => (ownsBuffer(bytes) ? bytes.buffer : bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
   return { status, ok: status >= 200 && status < 300, headers, body: null, text, json: async () => JSON.parse(await text()), arrayBuffer } as unknown as Response;
 }
 
@@ -60,7 +72,7 @@ export function keptAlive(url: string): Transport {
           const chunks: Buffer[] = [];
           incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
           incoming.on('error', reject);
-          incoming.on('end', () => resolve(plainResponse(incoming.statusCode ?? 0, incoming, Buffer.concat(chunks))));
+          incoming.on('end', () => resolve(plainResponse(incoming.statusCode ?? 0, incoming, joined(chunks))));
         });
         outgoing.on('error', reject);
         outgoing.end(request.body);

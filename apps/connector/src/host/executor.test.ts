@@ -232,6 +232,41 @@ describe('transfers: the media a transferId names is fetched, checked and handed
     expect(driver.platform.messagesOfAction(command.logicalActionId)).toEqual([]);
   });
 
+  test.each([
+    ['message.send sticker', 'message.send', { kind: 'sticker', transferId: 't1' }, 'a sticker'],
+    ['group.update set_photo', 'group.update', { action: 'set_photo', transferId: 't1' }, 'a group photo'],
+  ] as const)('%s of a transfer that is not an image (image/*) settles transfer_unavailable at /payload/transferId, nothing sent', async (_name, type, payload, what) => {
+    const pdf = new TextEncoder().encode('%PDF-1.7');
+    const { source } = serving({ fileName: 'doc.pdf', mimeType: 'application/pdf', sha256: sha(pdf), bytes: pdf });
+    const executor = new Executor(driver, everything, source);
+    const target = type === 'group.update' ? await group(executor) : dm();
+    const command = dispatched(type, payload, target);
+    expect(await executor.execute(command)).toEqual({
+      status: 'failed', errorCode: 'transfer_unavailable', errorPath: '/payload/transferId', events: [], replayed: false,
+      detail: `transferId "t1" is application/pdf, not an image: ${what} needs an image (image/*); nothing was sent`,
+    });
+    expect(driver.platform.messagesOfAction(command.logicalActionId)).toEqual([]);
+    if (target.kind === 'conversation') expect(driver.platform.conversation(target.externalId)!.photoSha256).toBeFalsy();
+  });
+
+  test('an attachment may be any media type: a PDF is sent', async () => {
+    const pdf = new TextEncoder().encode('%PDF-1.7');
+    const { source } = serving({ fileName: 'doc.pdf', mimeType: 'application/pdf', sha256: sha(pdf), bytes: pdf });
+    const executor = new Executor(driver, everything, source);
+    expect(await executor.execute(dispatched('message.send', { kind: 'attachment', transferId: 't1' }, dm()))).toMatchObject({ status: 'succeeded' });
+  });
+
+  test('the fetch is given the signal execute was given (the lease\'s end), so a stalled fetch stops with the lease', async () => {
+    const signals: Array<AbortSignal | undefined> = [];
+    const ended = new AbortController();
+    const executor = new Executor(driver, everything, async (_transferId, _command, signal) => {
+      signals.push(signal);
+      return { result: 'not_found', error: { error: 'transfer_not_found', message: '' } };
+    });
+    await executor.execute(dispatched('message.send', { kind: 'attachment', transferId: 't1' }, dm()), ended.signal);
+    expect(signals).toEqual([ended.signal]);
+  });
+
   test('any other answer (5xx, lease lost) throws, as every failure to execute does: the host tries again while its lease lives', async () => {
     const answer = { status: 503, body: { error: 'http_503', message: '' } };
     const executor = new Executor(driver, everything, async () => ({ result: 'other', answer }));

@@ -41,8 +41,11 @@ function failed(errorCode: SettlementCode, detail: string, errorPath?: string): 
   return { status: 'failed', errorCode, detail, ...(errorPath === undefined ? {} : { errorPath }), events: [], replayed: false };
 }
 
-/** Fetches the media a command names (ConnectorClient.fetchTransfer, bound to the host's client). */
-export type TransferSource = (transferId: string, command: DispatchedCommand) => Promise<TransferAnswer>;
+/**
+ * Fetches the media a command names (ConnectorClient.fetchTransfer, bound to the host's client);
+ * `signal` is the lease's end, so a stalled fetch stops with the lease.
+ */
+export type TransferSource = (transferId: string, command: DispatchedCommand, signal?: AbortSignal) => Promise<TransferAnswer>;
 
 /** With no source (transfers never fetched), every transferId names nothing: the service specification's behaviour. */
 const NO_TRANSFERS: TransferSource = async () => ({ result: 'not_found', error: { error: 'transfer_not_found', message: '' } });
@@ -66,6 +69,14 @@ function transferIdOf(plan: Plan): string | null {
   if (plan.type === 'message.send' && plan.target === 'conversation' && 'transferId' in plan.payload) return plan.payload.transferId;
   if (plan.type === 'group.update' && plan.payload.action === 'set_photo') return plan.payload.transferId;
   return null;
+}
+
+/** Stickers and group photos are images: other media settles transfer_unavailable, as the spec's "Transfers" says. */
+function imageRule(plan: Plan, transferId: string, media: Media): Execution | null {
+  const needsImage = (plan.type === 'message.send' && plan.target === 'conversation' && 'kind' in plan.payload && plan.payload.kind === 'sticker') || (plan.type === 'group.update' && plan.payload.action === 'set_photo');
+  if (!needsImage || media.mimeType.startsWith('image/')) return null;
+  const what = plan.type === 'group.update' ? 'a group photo' : 'a sticker';
+  return failed('transfer_unavailable', `transferId "${transferId}" is ${media.mimeType}, not an image: ${what} needs an image (image/*); nothing was sent`, '/payload/transferId');
 }
 
 /** A rule of the command type about the kind of conversation it acts on, or null when it holds. */
@@ -96,8 +107,8 @@ const sha256Of = (bytes: Uint8Array) => createHash('sha256').update(bytes).diges
  * that do not match the checksum the server stored (never sent as they are). Any other answer
  * throws, and the host tries the command again.
  */
-async function fetchMedia(source: TransferSource, transferId: string, command: DispatchedCommand): Promise<Media | Execution> {
-  const answer = await source(transferId, command);
+async function fetchMedia(source: TransferSource, transferId: string, command: DispatchedCommand, signal?: AbortSignal): Promise<Media | Execution> {
+  const answer = await source(transferId, command, signal);
   if (answer.result === 'not_found') {
     return failed('transfer_unavailable', `transferId "${transferId}" names no usable transfer: transfers are turned off on the server, or it is unknown, expired, still uploading or another account's`, '/payload/transferId');
   }
@@ -126,7 +137,8 @@ export class Executor {
     this.transfers = transfers;
   }
 
-  async execute(command: DispatchedCommand): Promise<Execution> {
+  /** `signal`: the lease's end, which stops a media fetch still under way. */
+  async execute(command: DispatchedCommand, signal?: AbortSignal): Promise<Execution> {
     const validation = validate(command);
     if (!validation.ok) return failed(validation.code, validation.detail, validation.path);
     const { plan } = validation;
@@ -146,8 +158,10 @@ export class Executor {
     const transferId = transferIdOf(plan);
     let media: Media | null = null;
     if (transferId !== null) {
-      const fetched = await fetchMedia(this.transfers, transferId, command);
+      const fetched = await fetchMedia(this.transfers, transferId, command, signal);
       if ('status' in fetched) return fetched;
+      const notImage = imageRule(plan, transferId, fetched);
+      if (notImage) return notImage;
       media = fetched;
     }
     return executionOf(await this.drive(plan, action, media));

@@ -122,7 +122,7 @@ export class ConnectorHost {
     if (!this.driver) {
       this.driver = this.options.driverFor(lease.accountId);
       const { client } = this.options;
-      this.executor = new Executor(this.driver, this.options.capabilities, (transferId, command) => client.fetchTransfer(transferId, command));
+      this.executor = new Executor(this.driver, this.options.capabilities, (transferId, command, signal) => client.fetchTransfer(transferId, command, signal));
     }
     const session: EpochSession = { lease, ended, polling: new AbortController(), feed: null, holding: new Set() };
     this.sessions.add(session);
@@ -210,7 +210,7 @@ export class ConnectorHost {
     log.info('command executing');
     for (let attempt = 0; job.execution === null; attempt++) {
       try {
-        job.execution = await this.executor!.execute(command);
+        job.execution = await this.executor!.execute(command, session.ended);
       } catch (error) {
         if (error instanceof TransferFetchRefused && isLeaseLost(error.answer)) {
           // The server fenced this epoch: the next holder executes the command.
@@ -218,9 +218,13 @@ export class ConnectorHost {
           log.warn({ error: 'lease_lost' }, 'transfer fetch refused; the next holder executes the command');
           return;
         }
+        if (session.ended.aborted) {
+          // The lease's end also stops a media fetch under way: the next holder executes the command.
+          log.warn({ err: error }, 'lease ended during execution; the next holder executes the command');
+          return;
+        }
         // The platform keeps each logical action once, so trying again cannot execute it twice.
         log.error({ err: error, attempt }, 'command execution failed; retrying');
-        if (session.ended.aborted) return;
         await sleep(backoffDelay(attempt, { initialMs: 100, maxMs: 5_000 }), session.ended);
       }
     }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConnectorClient } from '@switchboard/connector-client';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 
 /**
  * ConnectorClient.fetchTransfer over real HTTP, against answers shaped as
@@ -14,6 +14,9 @@ const sha256 = createHash('sha256').update(bytes).digest('hex');
 let server: Server;
 let client: ConnectorClient;
 const seen: string[] = [];
+/** Several MiB, answered in 64 KiB writes: many chunks to join. */
+const large = Buffer.alloc(3 * 1_048_576 + 5, 7);
+const stalled: ServerResponse[] = [];
 
 function answer(req: IncomingMessage, res: ServerResponse): void {
   const url = new URL(req.url ?? '/', 'http://x');
@@ -32,6 +35,15 @@ function answer(req: IncomingMessage, res: ServerResponse): void {
   } else if (id === 'empty') {
     res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '0', 'x-switchboard-sha256': createHash('sha256').digest('hex') });
     res.end();
+  } else if (id === 'large') {
+    res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(large.byteLength), 'x-switchboard-sha256': createHash('sha256').update(large).digest('hex') });
+    for (let at = 0; at < large.byteLength; at += 65_536) res.write(large.subarray(at, at + 65_536));
+    res.end();
+  } else if (id === 'stalled') {
+    // Headers and a first part, then nothing: a fetch waits until its signal aborts.
+    res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': '1000000' });
+    res.write(Buffer.alloc(1000));
+    stalled.push(res);
   } else if (id === 'lost') {
     json(409, { error: 'lease_lost', message: 'epoch 1 is not the live lease' });
   } else if (id === 'broken') {
@@ -48,6 +60,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  for (const res of stalled) res.destroy();
   client.close();
   await new Promise((resolve) => server.close(resolve));
 });
@@ -78,5 +91,24 @@ describe('ConnectorClient.fetchTransfer', () => {
   test('any other answer comes back as it is: lease lost, 5xx', async () => {
     expect(await client.fetchTransfer('lost', command)).toEqual({ result: 'other', answer: { status: 409, body: { error: 'lease_lost', message: 'epoch 1 is not the live lease' } } });
     expect(await client.fetchTransfer('broken', command)).toMatchObject({ result: 'other', answer: { status: 500 } });
+  });
+
+  test('a large body is held once: the joined chunks are handed out as they are, not copied again', async () => {
+    const slice = vi.spyOn(ArrayBuffer.prototype, 'slice');
+    try {
+      const fetched = await client.fetchTransfer('large', command);
+      expect(fetched.result === 'found' && Buffer.from(fetched.transfer.bytes.buffer).equals(large)).toBe(true);
+      expect(slice.mock.calls.filter((call) => ((call[1] ?? 0) as number) - ((call[0] ?? 0) as number) >= large.byteLength)).toEqual([]);
+    } finally {
+      slice.mockRestore();
+    }
+  });
+
+  test('a stalled fetch stops when its signal aborts (the lease ended)', async () => {
+    const ended = new AbortController();
+    const fetching = client.fetchTransfer('stalled', command, ended.signal);
+    await vi.waitFor(() => expect(stalled).toHaveLength(1));
+    ended.abort();
+    await expect(fetching).rejects.toThrow();
   });
 });

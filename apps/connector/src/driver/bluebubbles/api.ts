@@ -1,4 +1,5 @@
 import type { Envelope } from './wire.ts';
+import type { Multipart } from './multipart.ts';
 
 /** BlueBubbles could not be reached, or gave no answer in time; what a send did is unknown. */
 export class BlueBubblesUnreachable extends Error {
@@ -27,8 +28,8 @@ interface CallOptions {
   query?: Record<string, string>;
   /** Sent as JSON. */
   body?: unknown;
-  /** Sent as multipart/form-data instead (fetch writes the boundary into the content type). */
-  form?: FormData;
+  /** Sent as multipart/form-data instead, streamed (its file's bytes are not copied). */
+  form?: Multipart;
   /** How long to wait for the answer; BlueBubbles itself waits up to 60 s for a send to show. */
   timeoutMs?: number;
 }
@@ -58,8 +59,9 @@ export class BlueBubblesApi {
     try {
       response = await fetch(this.url(path, options.query), {
         method,
-        headers: options.body === undefined ? {} : { 'content-type': 'application/json' },
-        body: options.form ?? (options.body === undefined ? null : JSON.stringify(options.body)),
+        ...(options.form
+          ? { headers: { 'content-type': options.form.contentType }, body: options.form.body, duplex: 'half' }
+          : { headers: options.body === undefined ? {} : { 'content-type': 'application/json' }, body: options.body === undefined ? null : JSON.stringify(options.body) }),
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {

@@ -94,6 +94,44 @@ describe('attachments and stickers: POST /api/v1/message/attachment', () => {
   });
 });
 
+describe('attachments after a failover: an earlier send is the same file by name, size and type', () => {
+  const image = (bytes: number[], mimeType = 'image/png'): Media => ({ fileName: 'image.png', mimeType, bytes: new Uint8Array(bytes) });
+  const acceptedEarlier = (): ActionRef => ({ ...action(), acceptedAt: new Date(Date.now() - 1_000).toISOString() });
+
+  test('a host taking over sends its own file under a common name (image.png): another command\'s message of that name is not adopted', async () => {
+    const to = dm('+14155550175');
+    const first = action();
+    expect(await driver.sendToConversation(first, to, { kind: 'attachment', media: image([1, 2, 3]) })).toMatchObject({ result: 'confirmed' });
+    // Accepted before the next host started: it may have run there, so that host looks for it first.
+    const second = acceptedEarlier();
+    const third = acceptedEarlier();
+    const next = open();
+    try {
+      expect(await next.sendToConversation(second, to, { kind: 'attachment', media: image([4, 5, 6, 7]) })).toMatchObject({ result: 'confirmed' });
+      expect(await next.sendToConversation(third, to, { kind: 'attachment', media: image([1, 2, 3], 'image/gif') })).toMatchObject({ result: 'confirmed' });
+    } finally {
+      await next.close();
+    }
+    for (const act of [first, second, third]) expect(standIn.platform.messagesOfCommand(`switchboard-${act.logicalActionId}`)).toHaveLength(1);
+    const [sent] = standIn.platform.messagesOfCommand(`switchboard-${second.logicalActionId}`);
+    expect(standIn.platform.attachment((sent!.body.attachmentIds as string[])[0]!).bytes).toEqual(new Uint8Array([4, 5, 6, 7]));
+  });
+
+  test('its own earlier send (same name, size and type) is adopted: nothing is sent twice', async () => {
+    const to = dm('+14155550176');
+    const act = acceptedEarlier();
+    const media = image([9, 8, 7]);
+    expect(await driver.sendToConversation(act, to, { kind: 'attachment', media })).toMatchObject({ result: 'confirmed' });
+    const next = open();
+    try {
+      expect(await next.sendToConversation(act, to, { kind: 'attachment', media })).toMatchObject({ result: 'confirmed', replayed: true });
+    } finally {
+      await next.close();
+    }
+    expect(standIn.platform.messagesOfCommand(`switchboard-${act.logicalActionId}`)).toHaveLength(1);
+  });
+});
+
 describe('group photos: POST /api/v1/chat/:guid/icon', () => {
   test('set_photo is confirmed once the chat names a new group photo; the icon BlueBubbles serves is the image', async () => {
     const to = group(['+14155550181', '+14155550182']);

@@ -21,9 +21,10 @@ import type { ServerAbilities } from './capabilities.ts';
 import { Chats, type ChatInfo } from './chats.ts';
 import { Inbound } from './feed.ts';
 import { Journal } from './journal.ts';
+import { multipart, type Multipart } from './multipart.ts';
 import { failureOf } from './rows.ts';
 import type { BlueBubblesSettings } from './settings.ts';
-import { directChatGuid, EFFECT_ID, isLeave, type BbChat, type BbMessage } from './wire.ts';
+import { directChatGuid, EFFECT_ID, isLeave, type BbAttachment, type BbChat, type BbMessage } from './wire.ts';
 
 export interface BlueBubblesContext {
   hostId: string;
@@ -194,18 +195,13 @@ export class BlueBubblesDriver implements Driver {
    * the new-message webhook of that row carries the tempGuid.
    */
   private async sendAttachment(action: ActionRef, chatGuid: string, media: Media): Promise<Outcome> {
-    const same = (m: BbMessage) => (m.attachments ?? []).some((a) => a.transferName === media.fileName);
+    const same = (m: BbMessage) => (m.attachments ?? []).some((a) => isSameFile(a, media));
     const earlier = await this.alreadySent(action, chatGuid, same);
     if (earlier) return this.proveSent(action, chatGuid, earlier.guid, [], `BlueBubbles already shows message ${earlier.guid} from an earlier attempt`);
 
     const tempGuid = this.tempGuidOf(action);
     this.journal.intend(action.logicalActionId, tempGuid);
-    const form = new FormData();
-    form.append('chatGuid', chatGuid);
-    form.append('tempGuid', tempGuid);
-    form.append('name', media.fileName);
-    form.append('method', 'apple-script');
-    form.append('attachment', new Blob([media.bytes as Uint8Array<ArrayBuffer>], { type: media.mimeType }), media.fileName);
+    const form = multipart({ chatGuid, tempGuid, name: media.fileName, method: 'apple-script' }, { name: 'attachment', ...media });
     const answer = await this.withEcho(tempGuid, () => this.api.call<BbMessage>('POST', '/message/attachment', { form, timeoutMs: this.settings.echoTimeoutMs }));
     if ('echo' in answer) return this.proveSent(action, chatGuid, answer.echo.guid, []);
     if ('timedOut' in answer) return this.done(action, { result: 'accepted_no_echo', detail: `no echo matched tempGuid ${tempGuid} within ${this.settings.echoTimeoutMs} ms`, events: [] });
@@ -462,7 +458,7 @@ export class BlueBubblesDriver implements Driver {
   // Group changes: each waits, in BlueBubbles, for the change to show in the Messages database.
 
   private async update<T>(method: string, path: string, body: unknown): Promise<BbAnswer<T> | null> {
-    const payload = body instanceof FormData ? { form: body } : { body };
+    const payload = isMultipart(body) ? { form: body } : { body };
     return this.api.call<T>(method, path, { ...payload, timeoutMs: this.settings.updateTimeoutMs }).catch((error: unknown) => {
       if (error instanceof BlueBubblesUnreachable && error.timedOut) return null;
       throw error;
@@ -523,8 +519,7 @@ export class BlueBubblesDriver implements Driver {
     const chat = await this.usable(conversation, 'group');
     if (isOutcome(chat)) return chat;
     const before = await this.groupPhotoGuid(chat.guid);
-    const form = new FormData();
-    form.append('icon', new Blob([photo.bytes as Uint8Array<ArrayBuffer>], { type: photo.mimeType }), photo.fileName);
+    const form = multipart({}, { name: 'icon', ...photo });
     const deadline = Date.now() + this.settings.updateTimeoutMs;
     const answer = await this.update('POST', `/chat/${encodeURIComponent(chat.guid)}/icon`, form);
     if (answer?.status !== 200) return this.unverified(answer);
@@ -564,4 +559,18 @@ export class BlueBubblesDriver implements Driver {
 /** What the row alone (without `is_sent`, which BlueBubbles does not serialize) shows: a delivery, or an error. */
 function leftOrFailed(m: BbMessage): boolean {
   return (m.error ?? 0) !== 0 || m.isDelivered === true || !!m.dateDelivered;
+}
+
+/**
+ * Whether a row's attachment is the file a send carries: its name, byte size and media type (a
+ * type BlueBubbles does not know matches). A common name alone (image.png) is not enough to adopt
+ * another send's message after a failover.
+ */
+function isSameFile(attachment: BbAttachment, media: Media): boolean {
+  const type = attachment.mimeType?.toLowerCase() ?? media.mimeType;
+  return attachment.transferName === media.fileName && attachment.totalBytes === media.bytes.byteLength && type === media.mimeType;
+}
+
+function isMultipart(body: unknown): body is Multipart {
+  return typeof body === 'object' && body !== null && 'contentType' in body && 'body' in body && body.body instanceof ReadableStream;
 }

@@ -151,7 +151,14 @@ export class BlueBubblesStandIn {
   }
 
   async start(): Promise<this> {
-    await new Promise<void>((resolve) => this.server.listen(this.port, '127.0.0.1', resolve));
+    // A port in use fails the start (the CLI exits saying so) instead of an unhandled 'error'.
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(this.port, '127.0.0.1', () => {
+        this.server.off('error', reject);
+        resolve();
+      });
+    });
     this.pumpFeed();
     return this;
   }
