@@ -38,7 +38,7 @@ export interface Config {
   webhooks: WebhookConfig;
   /** `POST /v1/transfers` and the connector's fetch of them (specs: "Transfers"); off unless turned on. */
   transfers: 'enabled' | 'disabled';
-  /** A transfer no command has used expires this long after its upload. */
+  /** A transfer expires this long after its upload: a command accepted later cannot send it. */
   transferTtlMs: number;
 }
 

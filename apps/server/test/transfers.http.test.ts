@@ -1,10 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHash, randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { PostgresStore } from '../src/store/postgres/store.ts';
 import { DEFAULT_TRANSFER_LIMITS } from '../src/store/rules/transfers.ts';
+import type { TransferStore } from '../src/store/types.ts';
+import { RawConnection } from './raw-http.ts';
 import {
   expectAdminSpec, expectSpecResponse, ManualClock, postCommand, readyAccount, startTestServer, type TestServer,
 } from './helpers.ts';
@@ -38,6 +40,22 @@ async function stored(server: TestServer, accountId: string): Promise<{ transfer
 }
 
 const NOTHING = { transfers: 0, chunks: 0, uses: 0 };
+
+/** Resolves once the server's next call of the store's `method` has ended, whatever it answered. */
+function nextCallEnded(server: TestServer, method: 'appendTransferChunk' | 'abandonTransfer'): Promise<void> {
+  const store = server.services.store as TransferStore;
+  const original = store[method].bind(store) as (...args: unknown[]) => Promise<void>;
+  return new Promise((resolve) => {
+    const spy = vi.spyOn(store, method).mockImplementation((async (...args: unknown[]) => {
+      spy.mockRestore();
+      try {
+        return await original(...args);
+      } finally {
+        resolve();
+      }
+    }) as never);
+  });
+}
 
 interface UploadOptions {
   fileName?: string | null;
@@ -167,14 +185,50 @@ describe('transfers on', () => {
     expect(fetched.headers.get('content-disposition')).toBe(`attachment; filename="Zo_ __.vcf"; filename*=UTF-8''${encodeURIComponent('Zoë 📇.vcf')}`);
   });
 
-  it('an empty upload is a transfer of 0 bytes', async () => {
-    const a = await readyAccount(server);
-    const res = await upload(server, a.apiKey, new Uint8Array(0), { type: 'text/plain', fileName: 'empty.txt' });
-    expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ byteSize: 0, sha256: sha256(new Uint8Array(0)) });
-    const fetched = await fetchTransfer(server, a.connectorKey, res.body.transferId, await commandFor(a, res.body.transferId), a.host.epoch);
-    expect(fetched.status).toBe(200);
-    expect(fetched.bytes.length).toBe(0);
+  it('an empty upload is 400 transfer_empty and stores nothing: Content-Length 0, a chunked body with no bytes, or no body at all', async () => {
+    const a = await server.account();
+    for (const chunked of [undefined, 1000]) {
+      const res = await upload(server, a.apiKey, new Uint8Array(0), { type: 'text/plain', fileName: 'empty.txt', ...(chunked ? { chunked } : {}) });
+      expect(res.status, `chunked: ${chunked}`).toBe(400);
+      expect(res.body).toMatchObject({ error: 'transfer_empty' });
+    }
+    const connection = await RawConnection.open(server.url);
+    try {
+      await connection.send(`POST /v1/transfers?fileName=empty.txt HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${a.apiKey}\r\nContent-Type: text/plain\r\n\r\n`);
+      const answer = await connection.response();
+      expect(answer?.status).toBe(400);
+      expect(JSON.parse(answer!.body)).toMatchObject({ error: 'transfer_empty' });
+    } finally {
+      connection.close();
+    }
+    expect(await stored(server, a.accountId)).toEqual(NOTHING);
+  });
+
+  it('a store error mid-upload answers 500 internal, closes the connection after the answer, and leaves nothing', async () => {
+    const a = await server.account();
+    const { store } = server.services;
+    const append = store.appendTransferChunk.bind(store);
+    // The second chunk fails: the first is in the store, and the body is paused behind the write.
+    const seqs: number[] = [];
+    const spy = vi.spyOn(store, 'appendTransferChunk').mockImplementation((accountId, transferId, seq, bytes) => {
+      seqs.push(seq);
+      return seq === 1 ? Promise.reject(new Error('disk full')) : append(accountId, transferId, seq, bytes);
+    });
+    const connection = await RawConnection.open(server.url);
+    try {
+      void connection.send(`POST /v1/transfers?fileName=big.png HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${a.apiKey}\r\nContent-Type: image/png\r\nContent-Length: ${3 * MiB}\r\n\r\n`);
+      void connection.send(randomBytes(3 * MiB));
+      const answer = await connection.response();
+      expect(answer?.status).toBe(500);
+      expect(JSON.parse(answer!.body)).toMatchObject({ error: 'internal' });
+      expect(answer!.headers.connection).toBe('close');
+      expect(await connection.closedByServer(10_000)).toBe(true);
+    } finally {
+      spy.mockRestore();
+      connection.close();
+    }
+    expect(seqs).toEqual([0, 1]);
+    expect(await stored(server, a.accountId)).toEqual(NOTHING);
   });
 
   describe('every refused upload gets its code and stores nothing', () => {
@@ -196,6 +250,13 @@ describe('transfers on', () => {
       ['no fileName', () => upload(server, a.apiKey, randomBytes(10), { fileName: null }), 400, 'invalid_query'],
       ['a fileName with a /', () => upload(server, a.apiKey, randomBytes(10), { fileName: 'a/b.png' }), 400, 'invalid_query'],
       ['an empty fileName', () => upload(server, a.apiKey, randomBytes(10), { fileName: '' }), 400, 'invalid_query'],
+      ['a fileName with a \\', () => upload(server, a.apiKey, randomBytes(10), { fileName: 'a\\b.png' }), 400, 'invalid_query'],
+      ['a fileName of .', () => upload(server, a.apiKey, randomBytes(10), { fileName: '.' }), 400, 'invalid_query'],
+      ['a fileName of ..', () => upload(server, a.apiKey, randomBytes(10), { fileName: '..' }), 400, 'invalid_query'],
+      ['a fileName with a line feed', () => upload(server, a.apiKey, randomBytes(10), { fileName: 'a\nb.png' }), 400, 'invalid_query'],
+      ['a fileName with U+0000', () => upload(server, a.apiKey, randomBytes(10), { fileName: 'a\u0000b.png' }), 400, 'invalid_query'],
+      ['a fileName with DEL', () => upload(server, a.apiKey, randomBytes(10), { fileName: 'a\u007fb.png' }), 400, 'invalid_query'],
+      ['a fileName with U+001F', () => upload(server, a.apiKey, randomBytes(10), { fileName: '\u001fb.png' }), 400, 'invalid_query'],
     );
     for (const [name, send, status, code] of cases) {
       it(`${name}: ${status} ${code}`, async () => {
@@ -226,16 +287,19 @@ describe('transfers on', () => {
       expect(await stored(server, a.accountId)).toEqual(NOTHING);
     });
 
-    it('a client that goes away mid-upload leaves nothing', async () => {
+    it('a client that goes away mid-upload leaves nothing, not even the chunk it had stored', async () => {
+      const chunkStored = nextCallEnded(server, 'appendTransferChunk');
+      const abandoned = nextCallEnded(server, 'abandonTransfer');
       const { port } = new URL(server.url);
       const socket = connect(Number(port), '127.0.0.1');
+      socket.on('error', () => undefined);
       await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
       socket.write(`POST /v1/transfers?fileName=gone.png HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${a.apiKey}\r\nContent-Type: image/png\r\nContent-Length: ${2 * MiB}\r\n\r\n`);
-      await new Promise<void>((resolve) => socket.write(randomBytes(MiB + 10), () => resolve()));
-      // The first chunk reaches the store before the client goes.
-      for (let i = 0; i < 200 && (await stored(server, a.accountId)).chunks === 0; i++) await new Promise((r) => setTimeout(r, 10));
+      socket.write(randomBytes(MiB + 10));
+      await chunkStored;
+      expect(await stored(server, a.accountId)).toEqual({ transfers: 1, chunks: 1, uses: 0 });
       socket.resetAndDestroy();
-      for (let i = 0; i < 200 && (await stored(server, a.accountId)).transfers > 0; i++) await new Promise((r) => setTimeout(r, 10));
+      await abandoned;
       expect(await stored(server, a.accountId)).toEqual(NOTHING);
     });
   });
@@ -265,12 +329,23 @@ describe('transfers on', () => {
       expect((await fetchTransfer(server, a.apiKey, transferId, commandId, a.host.epoch)).status).toBe(401);
     });
 
-    it('an expired transfer is 404 for a command that never used it', async () => {
+    it('expiry is judged at acceptance: a command accepted before it and sent after it gets the bytes; one accepted after is 404', async () => {
       const a = await readyAccount(server);
-      const transferId = (await upload(server, a.apiKey, randomBytes(100))).body.transferId as string;
-      const commandId = await commandFor(a, transferId);
-      clock.advance(TTL);
-      expect((await fetchTransfer(server, a.connectorKey, transferId, commandId, a.host.epoch)).status).toBe(404);
+      const bytes = randomBytes(2000);
+      const transferId = (await upload(server, a.apiKey, bytes)).body.transferId as string;
+      // Accepted a moment before the expiry, and not sent until after it (no host polled).
+      clock.advance(TTL - 1);
+      const early = await postCommand(server.url, a.apiKey, 'message.send', { target: { kind: 'conversation', conversationId: a.direct }, payload: { kind: 'attachment', transferId } });
+      expect(early.status).toBe(202);
+      clock.advance(HOUR);
+      expect((await a.host.dispatch()).map((c) => c.commandId)).toEqual([early.body.commandId]);
+      const fetched = await fetchTransfer(server, a.connectorKey, transferId, early.body.commandId, a.host.epoch);
+      expect(fetched.status).toBe(200);
+      expect(Buffer.from(fetched.bytes).equals(bytes)).toBe(true);
+      const late = await commandFor(a, transferId);
+      const refused = await fetchTransfer(server, a.connectorKey, transferId, late, a.host.epoch);
+      expect(refused.status).toBe(404);
+      expect(refused.body).toMatchObject({ error: 'transfer_not_found' });
     });
 
     it('a used transfer survives its expiry for that command, not for a new one', async () => {
@@ -308,7 +383,8 @@ describe('transfers on', () => {
       clock.advance(1);
       await server.retention();
       expect(await stored(server, a.accountId)).toEqual({ transfers: 1, chunks: 1, uses: 1 });
-      expect(unused).not.toBe(used);
+      expect(await store.readTransferChunk(a.accountId, unused, 0)).toBeNull();
+      expect(await store.readTransferChunk(a.accountId, used, 0)).not.toBeNull();
 
       // The command settles and is dropped by its own retention: its use goes with it, then the transfer.
       expect((await a.host.settle(commandId, 'succeeded')).status).toBe(200);
@@ -316,6 +392,21 @@ describe('transfers on', () => {
       await server.retention();
       expect(await server.services.store.getCommand(a.accountId, commandId)).toBeNull();
       expect(await stored(server, a.accountId)).toEqual(NOTHING);
+    });
+
+    it('keeps an expired transfer while a command accepted before its expiry is queued, however long it waits', async () => {
+      const a = await readyAccount(server);
+      const bytes = randomBytes(3000);
+      const transferId = (await upload(server, a.apiKey, bytes)).body.transferId as string;
+      const sent = await postCommand(server.url, a.apiKey, 'message.send', { target: { kind: 'conversation', conversationId: a.direct }, payload: { kind: 'attachment', transferId } });
+      expect(sent.status).toBe(202);
+      clock.advance(TTL + 7 * 24 * HOUR);
+      await server.retention();
+      expect(await stored(server, a.accountId)).toEqual({ transfers: 1, chunks: 1, uses: 0 });
+      expect((await a.host.dispatch()).map((c) => c.commandId)).toEqual([sent.body.commandId]);
+      const fetched = await fetchTransfer(server, a.connectorKey, transferId, sent.body.commandId, a.host.epoch);
+      expect(fetched.status).toBe(200);
+      expect(Buffer.from(fetched.bytes).equals(bytes)).toBe(true);
     });
   });
 

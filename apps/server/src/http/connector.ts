@@ -140,8 +140,8 @@ export function connectorRoutes(services: Services): (app: FastifyInstance) => P
       request.commandId = commandId;
       if (!(await isLiveEpoch(services, accountId, query.data.epoch))) return replyError(reply, leaseLost());
       // Off, nothing was ever uploaded: every id is unknown.
-      const transfer = config.transfers === 'enabled' ? await store.fetchTransfer(accountId, params.data.transferId, commandId, clock.now()) : null;
-      if (!transfer) return sendError(reply, 'transfer_not_found', 'no usable transfer by this id for this command (unknown, expired, or still uploading)');
+      const transfer = config.transfers === 'enabled' ? await store.fetchTransfer(accountId, params.data.transferId, commandId) : null;
+      if (!transfer) return sendError(reply, 'transfer_not_found', 'no usable transfer by this id for this command (unknown, expired before the command was accepted, or still uploading)');
       return reply
         .header('content-type', transfer.mimeType)
         .header('content-length', String(transfer.byteSize))

@@ -24,20 +24,11 @@ export function pathOf(url: string): string {
   return rest === '' || rest[0] === '?' ? `/${rest}` : rest;
 }
 
-// RFC 9110 §8.3.1: type "/" subtype *( OWS ";" OWS parameter ).
-const TOKEN = "[\\w!#$%&'*+.^`|~-]+";
-const MEDIA_TYPE = new RegExp(`^[ \\t]*${TOKEN}/${TOKEN}(?:[ \\t]*;[ \\t]*${TOKEN}=(?:${TOKEN}|"(?:[^"\\\\]|\\\\.)*"))*[ \\t]*$`);
-
 /** A Content-Type of `application/json`, whatever its parameters. */
 export function isJson(contentType: string | undefined): boolean {
   if (!contentType) return false;
   const semicolon = contentType.indexOf(';');
   return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase() === 'application/json';
-}
-
-/** A well-formed Content-Type value. */
-export function isMediaType(value: string): boolean {
-  return MEDIA_TYPE.test(value);
 }
 
 /** The 400 of a path that is not valid percent-encoding; `detail`: what found it. */

@@ -4,11 +4,12 @@ import type { Duplex } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { schemas } from '@switchboard/contracts';
 import type { Services } from '../services.ts';
+import type { TransferLimits, TransferRecord } from '../store/types.ts';
 import { ApiError } from '../errors.ts';
-import { mediaTypeOf, TRANSFER_CHUNK_BYTES, transferBody, typeAllowed } from '../store/rules/transfers.ts';
+import { TRANSFER_CHUNK_BYTES, transferBody, typeAllowed } from '../store/rules/transfers.ts';
+import { mediaTypeOf } from './media-type.ts';
 import { authenticateRead } from './auth.ts';
-import { hasNul } from './json-body.ts';
-import { errorBody, errorHeaders } from './errors.ts';
+import { caughtError, errorBody, errorHeaders } from './errors.ts';
 import { writeJson } from './respond.ts';
 
 /** What reading an upload's body came to. */
@@ -177,9 +178,10 @@ export function registerTransferRoutes(app: FastifyInstance, services: Services)
     if (config.transfers !== 'enabled') {
       return refuse(request, reply, new ApiError('transfers_disabled', 'transfers are turned off on this server (SWITCHBOARD_TRANSFERS=enabled turns them on)'));
     }
+    // The spec's pattern: no `/`, `\` or control character (U+0000 included), and not `.` or `..`.
     const query = schemas.zCreateTransferQuery.safeParse(request.query);
-    if (!query.success || hasNul(query.data.fileName)) {
-      return refuse(request, reply, new ApiError('invalid_query', 'fileName is required: 1 to 255 characters, with no / or \\ and no U+0000'));
+    if (!query.success) {
+      return refuse(request, reply, new ApiError('invalid_query', 'fileName is required: 1 to 255 characters, not . or .., with no /, \\ or control characters'));
     }
     if (isEncoded(request.headers['content-encoding'])) {
       const error = new ApiError('transfer_type_invalid', 'a Content-Encoding is not decoded: send the media as it is', {}, { 'accept-encoding': 'identity' });
@@ -188,26 +190,43 @@ export function registerTransferRoutes(app: FastifyInstance, services: Services)
     // A malformed Content-Type was taken away before routing (app.ts): it is absent here.
     const mimeType = mediaTypeOf(request.headers['content-type']);
     if (mimeType === null) return refuse(request, reply, new ApiError('transfer_type_invalid', 'send the media with its Content-Type (image/png, application/pdf, ...)'));
-    const limits = await store.getTransferLimits(accountId);
+    // A store error from here on is answered as a refusal is: the body may be arriving, or paused mid-upload.
+    const failed = (error: unknown, transferId?: string) => {
+      request.log.error({ err: error, accountId, transferId }, 'upload failed in the store');
+      return refuse(request, reply, caughtError(error));
+    };
+    let limits: TransferLimits;
+    try {
+      limits = await store.getTransferLimits(accountId);
+    } catch (error) {
+      return failed(error);
+    }
     if (!typeAllowed(mimeType, limits.allowedTypes)) {
       return refuse(request, reply, new ApiError('transfer_type_not_allowed', `${mimeType} is not among the account's allowed types (${limits.allowedTypes.join(', ') || 'none'})`));
     }
     const tooLarge = () => new ApiError('transfer_too_large', `an upload is at most ${limits.maxBytes} bytes on this account`);
+    const empty = () => new ApiError('transfer_empty', 'the upload has no bytes; nothing was stored');
     const declared = request.headers['content-length'];
     if (declared !== undefined && Number(declared) > limits.maxBytes) return refuse(request, reply, tooLarge());
+    if (declared !== undefined && Number(declared) === 0) return refuse(request, reply, empty());
 
     const id = ids.next();
-    await store.beginTransfer({ id, accountId, fileName: query.data.fileName, mimeType, createdAt: clock.now() });
     const abandon = () => store.abandonTransfer(accountId, id).catch((error: unknown) => {
       // Retention drops it within the hour.
       request.log.warn({ err: error, accountId, transferId: id }, 'could not drop a refused upload');
     });
     let received: Received;
+    let done: TransferRecord | null = null;
     try {
+      await store.beginTransfer({ id, accountId, fileName: query.data.fileName, mimeType, createdAt: clock.now() });
       received = await receive(request.raw, limits.maxBytes, (seq, bytes) => store.appendTransferChunk(accountId, id, seq, bytes));
+      if (received.ok && received.byteSize > 0) {
+        done = await store.finishTransfer(accountId, id, { byteSize: received.byteSize, sha256: received.sha256, expiresAt: clock.now() + config.transferTtlMs });
+        if (!done) throw new Error('the upload was dropped before it finished');
+      }
     } catch (error) {
       await abandon();
-      throw error;
+      return failed(error, id);
     }
     if (!received.ok) {
       await abandon();
@@ -222,8 +241,11 @@ export function registerTransferRoutes(app: FastifyInstance, services: Services)
       }
       return refuse(request, reply, new ApiError('transfer_incomplete', 'the body ended before its Content-Length; nothing was stored'));
     }
-    const done = await store.finishTransfer(accountId, id, { byteSize: received.byteSize, sha256: received.sha256, expiresAt: clock.now() + config.transferTtlMs });
-    if (!done) throw new Error('the upload was dropped before it finished');
+    if (!done) {
+      // A body with no bytes (chunked, or no Content-Length): nothing to send.
+      await abandon();
+      return refuse(request, reply, empty());
+    }
     return reply.code(201).send(transferBody(done));
   });
 }

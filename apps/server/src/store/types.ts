@@ -497,15 +497,16 @@ export interface TransferStore {
   abandonTransfer(accountId: string, transferId: string): Promise<void>;
   /**
    * A connector host's fetch of a transfer for a command of the account: when `transferFetchable`
-   * allows it at `now`, records that the command used it (so it is kept as long as the command)
-   * and answers it, in one write; null otherwise, and nothing is written.
+   * allows it, records that the command used it (so it is kept as long as the command) and
+   * answers it, in one write; null otherwise, and nothing is written.
    */
-  fetchTransfer(accountId: string, transferId: string, commandId: string, now: number): Promise<TransferRecord | null>;
+  fetchTransfer(accountId: string, transferId: string, commandId: string): Promise<TransferRecord | null>;
   /** Chunk `seq` of a transfer; null when there is none. */
   readTransferChunk(accountId: string, transferId: string, seq: number): Promise<Uint8Array | null>;
   /**
    * Drops up to `limit` transfers: ready ones expired at `now` that no command used (a command's
-   * use goes with the command), and uploads still 'uploading' that began before `uploadingBefore`.
+   * use goes with the command) and no queued command accepted before the expiry names, and
+   * uploads still 'uploading' that began before `uploadingBefore`.
    * Answers how many.
    */
   purgeTransfers(now: number, uploadingBefore: number, limit: number): Promise<number>;

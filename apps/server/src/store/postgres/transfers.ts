@@ -27,7 +27,7 @@ export function transfers(db: PostgresDb): TransferStore {
       await db.statement((sql) => sql`DELETE FROM transfers WHERE account_id = ${accountId} AND id = ${transferId}`);
     },
 
-    fetchTransfer(accountId, transferId, commandId, now) {
+    fetchTransfer(accountId, transferId, commandId) {
       return db.write(async (tx) => {
         // The share lock holds off a purge of the transfer until the use is committed (purgeTransfers).
         const [[row], [commandRow], [use]] = await Promise.all([
@@ -36,7 +36,7 @@ export function transfers(db: PostgresDb): TransferStore {
           tx`SELECT 1 FROM transfer_uses WHERE account_id = ${accountId} AND transfer_id = ${transferId} AND command_id = ${commandId}`,
         ]);
         const found = row ? transfer(row) : null;
-        if (!transferFetchable(found, commandRow ? command(commandRow) : null, use !== undefined, now)) return null;
+        if (!transferFetchable(found, commandRow ? command(commandRow) : null, use !== undefined)) return null;
         if (!use) {
           await tx`INSERT INTO transfer_uses (account_id, transfer_id, command_id) VALUES (${accountId}, ${transferId}, ${commandId}) ON CONFLICT DO NOTHING`;
         }
@@ -58,7 +58,11 @@ export function transfers(db: PostgresDb): TransferStore {
         // by a fetch that held the row until then (one statement would not).
         const candidates = await tx`SELECT account_id, id FROM transfers t
           WHERE (t.state = 'ready' AND t.expires_at <= ${now}
-              AND NOT EXISTS (SELECT 1 FROM transfer_uses u WHERE u.account_id = t.account_id AND u.transfer_id = t.id))
+              AND NOT EXISTS (SELECT 1 FROM transfer_uses u WHERE u.account_id = t.account_id AND u.transfer_id = t.id)
+              -- A queued command accepted before it expired may still fetch it (rules/transfers.ts):
+              -- looked up only for an expired transfer, among the account's queued commands.
+              AND NOT EXISTS (SELECT 1 FROM commands c WHERE c.account_id = t.account_id AND c.status = 'queued'
+                AND c.created_at < t.expires_at AND c.payload::jsonb->>'transferId' = t.id))
             OR (t.state = 'uploading' AND t.created_at < ${uploadingBefore})
           LIMIT ${limit} FOR UPDATE SKIP LOCKED`;
         if (candidates.length === 0) return 0;

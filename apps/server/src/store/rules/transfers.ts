@@ -15,21 +15,6 @@ export const DEFAULT_TRANSFER_LIMITS: Readonly<TransferLimits> = Object.freeze({
   allowedTypes: Object.freeze(['image/*', 'video/*', 'audio/*', 'application/pdf', 'text/plain', 'text/vcard']) as string[],
 });
 
-// RFC 9110 §8.3.1: type "/" subtype *( OWS ";" OWS parameter ).
-const TOKEN = "[\\w!#$%&'*+.^`|~-]+";
-const MEDIA_TYPE = new RegExp(`^[ \\t]*(${TOKEN})/(${TOKEN})(?:[ \\t]*;[ \\t]*${TOKEN}=(?:${TOKEN}|"(?:[^"\\\\]|\\\\.)*"))*[ \\t]*$`);
-
-/**
- * The media type of a Content-Type value, lower-cased and without its parameters; null when it
- * is absent or malformed, or a range (`image/*`) rather than a type.
- */
-export function mediaTypeOf(value: string | undefined): string | null {
-  if (value === undefined) return null;
-  const match = MEDIA_TYPE.exec(value);
-  if (!match || match[1] === '*' || match[2] === '*') return null;
-  return `${match[1]}/${match[2]}`.toLowerCase();
-}
-
 /** Whether `type` (normalised) is one of `allowedTypes`, exactly or by its family (`image/*`). */
 export function typeAllowed(type: string, allowedTypes: readonly string[]): boolean {
   const family = `${type.slice(0, type.indexOf('/'))}/*`;
@@ -44,14 +29,14 @@ export function transferLimitsOf(row: Row | undefined): TransferLimits {
 }
 
 /**
- * Whether a connector host may fetch `transfer` for `command` at `now`: the transfer is ready,
- * both are the account's, the command's payload names it, and it has not expired, unless this
- * command used it already (a retry after a crash fetches it again past its expiry).
+ * Whether a connector host may fetch `transfer` for `command`: the transfer is ready, both are
+ * the account's, the command's payload names it, and the command was accepted before the
+ * transfer expired (however long it waited to be sent), or used it already.
  */
-export function transferFetchable(transfer: TransferRecord | null, command: CommandRecord | null, usedByCommand: boolean, now: number): boolean {
+export function transferFetchable(transfer: TransferRecord | null, command: CommandRecord | null, usedByCommand: boolean): boolean {
   if (!transfer || !command || transfer.state !== 'ready') return false;
   if (command.accountId !== transfer.accountId || command.payload.transferId !== transfer.id) return false;
-  return usedByCommand || now < transfer.expiresAt;
+  return usedByCommand || command.createdAt < transfer.expiresAt;
 }
 
 /** How many chunks a transfer of `byteSize` bytes is stored in. */

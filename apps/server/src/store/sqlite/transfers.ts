@@ -3,6 +3,14 @@ import { command } from '../rules/rows.ts';
 import { transfer, transferFetchable, transferLimitsOf } from '../rules/transfers.ts';
 import type { SqliteDb } from './transaction.ts';
 
+/**
+ * A queued command of the account, accepted before the transfer `t` expired, that names it: it
+ * may still fetch it (rules/transfers.ts). Looked up only for an expired transfer, among the
+ * account's queued commands (commands_queue).
+ */
+const QUEUED_NAMING = `SELECT 1 FROM commands c WHERE c.account_id = t.account_id AND c.status = 'queued'
+  AND c.created_at < t.expires_at AND json_extract(c.payload, '$.transferId') = t.id`;
+
 export function transfers(db: SqliteDb): TransferStore {
   return {
     beginTransfer(input) {
@@ -34,13 +42,13 @@ export function transfers(db: SqliteDb): TransferStore {
       }, false);
     },
 
-    fetchTransfer(accountId, transferId, commandId, now) {
+    fetchTransfer(accountId, transferId, commandId) {
       return db.write(() => {
         const row = db.sql('SELECT * FROM transfers WHERE account_id = ? AND id = ?').get(accountId, transferId);
         const commandRow = db.sql('SELECT * FROM commands WHERE account_id = ? AND id = ?').get(accountId, commandId);
         const used = db.sql('SELECT 1 FROM transfer_uses WHERE account_id = ? AND transfer_id = ? AND command_id = ?').get(accountId, transferId, commandId) !== undefined;
         const found = row ? transfer(row) : null;
-        if (!transferFetchable(found, commandRow ? command(commandRow) : null, used, now)) return null;
+        if (!transferFetchable(found, commandRow ? command(commandRow) : null, used)) return null;
         if (!used) db.sql('INSERT INTO transfer_uses (account_id, transfer_id, command_id) VALUES (?, ?, ?)').run(accountId, transferId, commandId);
         return found;
       });
@@ -58,6 +66,7 @@ export function transfers(db: SqliteDb): TransferStore {
         `DELETE FROM transfers WHERE (account_id, id) IN (
            SELECT account_id, id FROM transfers t WHERE t.state = 'ready' AND t.expires_at <= ?
              AND NOT EXISTS (SELECT 1 FROM transfer_uses u WHERE u.account_id = t.account_id AND u.transfer_id = t.id)
+             AND NOT EXISTS (${QUEUED_NAMING})
            UNION ALL
            SELECT account_id, id FROM transfers WHERE state = 'uploading' AND created_at < ?
            LIMIT ?)`,
