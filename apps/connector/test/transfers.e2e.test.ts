@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { openWal } from '@switchboard/sqlite';
 import { paths } from '@switchboard/testkit';
-import { testStore } from '@switchboard/testkit/postgres';
+import { onDatabase } from '@switchboard/testkit/postgres';
 import { describe, expect, test } from 'vitest';
 import { createGroup, DRIVERS, inbound, rigPerTest, toConversation, type Rig } from './helpers.ts';
 
@@ -122,23 +122,28 @@ describe.each(DRIVERS)('transfers on, %s driver', (driver) => {
 
 /**
  * What names no usable transfer, or the wrong kind, on the simulator. SWITCHBOARD_TRANSFER_TTL_HOURS
- * is at least an hour, so an expired transfer is one whose expiry the test backdates in the store
- * (on SQLite: the connector's tests have no PostgreSQL client); another account's runs on both.
+ * is at least an hour, so an expired transfer is one whose expiry the test backdates in the store.
  */
+/** Sets a transfer's expiry in the server's own store; answers the rows changed. */
+async function backdate(rig: Rig, transferId: string, expiresAt: number): Promise<number> {
+  const url = rig.server.storeEnv.SWITCHBOARD_DATABASE_URL;
+  if (url) return onDatabase(url, 'UPDATE transfers SET expires_at = $1 WHERE account_id = $2 AND id = $3', [expiresAt, rig.accountId, transferId]);
+  const db = openWal(join(rig.server.dataDir, 'switchboard.db'), 5_000);
+  try {
+    return Number(db.prepare('UPDATE transfers SET expires_at = ? WHERE account_id = ? AND id = ?').run(expiresAt, rig.accountId, transferId).changes);
+  } finally {
+    db.close();
+  }
+}
+
 describe('transfers on, what settles transfer_unavailable (simulator driver)', () => {
   let rig: Rig;
   rigPerTest(ON, 'simulator', (r) => (rig = r));
 
-  test.skipIf(testStore() === 'postgres')('an expired transfer (its expiry backdated before the command) settles transfer_unavailable, and nothing is sent', async () => {
+  test('an expired transfer (its expiry backdated before the command) settles transfer_unavailable, and nothing is sent', async () => {
     await rig.onlyHost();
     const transfer = await upload(rig, 'old.png', 'image/png', photo);
-    const db = openWal(join(rig.server.dataDir, 'switchboard.db'), 5_000);
-    try {
-      const changed = db.prepare('UPDATE transfers SET expires_at = ? WHERE account_id = ? AND id = ?').run(Date.now() - 60_000, rig.accountId, transfer.transferId);
-      expect(changed.changes).toBe(1);
-    } finally {
-      db.close();
-    }
+    expect(await backdate(rig, transfer.transferId, Date.now() - 60_000)).toBe(1);
     const { conversationId } = await inbound(rig, '+14155550520', 'the old one');
     const failed = await rig.run('message.send', { target: toConversation(conversationId), payload: { kind: 'attachment', transferId: transfer.transferId } });
     expect(failed).toMatchObject({ status: 'failed', errorCode: 'transfer_unavailable', errorPath: '/payload/transferId', errorMessage: expect.stringContaining(`transferId "${transfer.transferId}" names no usable transfer`) });

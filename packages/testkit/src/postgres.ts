@@ -156,3 +156,16 @@ async function dropDatabases(server: string, names: string[]): Promise<void> {
     await admin.end({ timeout: 1 });
   }
 }
+
+/**
+ * Runs one statement on a server's PostgreSQL database, for a test that must set what no API
+ * can (a time in the past, say). Answers how many rows it changed.
+ */
+export async function onDatabase(url: string, statement: string, parameters: Array<string | number>): Promise<number> {
+  const sql = postgres(url, { max: 1, onnotice: () => undefined });
+  try {
+    return (await sql.unsafe(statement, parameters)).count;
+  } finally {
+    await sql.end({ timeout: 1 });
+  }
+}
