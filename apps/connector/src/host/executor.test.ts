@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Capability, DispatchedCommand } from '@switchboard/contracts';
 import type { Transfer } from '@switchboard/connector-client';
 import pino from 'pino';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { allCapabilityNames, allRichKinds } from '../config.ts';
 import { SimulatorDriver } from '../driver/simulator/driver.ts';
 import { directExternalId } from '../driver/simulator/platform.ts';
@@ -183,6 +183,28 @@ describe('transfers: the media a transferId names is fetched, checked and handed
     };
     return { source, fetches };
   }
+
+  test('no more commands hold fetched media at once than the executor has slots: the next fetch waits for a send to finish', async () => {
+    const transfer: Transfer = { fileName: 'photo.png', mimeType: 'image/png', sha256: sha(png), bytes: png };
+    const started: string[] = [];
+    let letFirstGo: () => void = () => undefined;
+    const firstHeld = new Promise<void>((resolve) => (letFirstGo = resolve));
+    const source: TransferSource = async (_transferId, command) => {
+      started.push(command.commandId);
+      if (started.length === 1) await firstHeld;
+      return { result: 'found', transfer };
+    };
+    const executor = new Executor(driver, everything, source, 1);
+    const [a, b] = [dispatched('message.send', { kind: 'attachment', transferId: 't1' }, dm()), dispatched('message.send', { kind: 'attachment', transferId: 't1' }, dm('+14155550102'))];
+    const runs = [executor.execute(a), executor.execute(b)];
+    await vi.waitFor(() => expect(started).toEqual([a.commandId]));
+    // The second command waits for the slot while the first holds its media.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(started).toEqual([a.commandId]);
+    letFirstGo();
+    expect(await Promise.all(runs)).toMatchObject([{ status: 'succeeded' }, { status: 'succeeded' }]);
+    expect(started).toEqual([a.commandId, b.commandId]);
+  });
 
   test.each(['attachment', 'sticker'] as const)('message.send %s: succeeds with its echo, and the platform keeps the file (name, type, bytes, sha256)', async (kind) => {
     const { source, fetches } = serving();

@@ -4,7 +4,11 @@ import type { Answer, TransferAnswer } from '@switchboard/connector-client';
 import { replay } from '../driver/replay.ts';
 import type { ActionRef, Driver, Media, Outcome, OutcomeResult, OutgoingContent, ReportableEvent } from '../driver/types.ts';
 import { checkCapabilities } from './capabilities.ts';
+import { Slots } from './slots.ts';
 import { validate, type MessageSendPayload, type Plan } from './validate.ts';
+
+/** How many commands may hold fetched media at once (each up to 100 MB). */
+export const MEDIA_SLOTS = 4;
 
 /** How a command ended on this host: its settlement, and the platform events to report before it. */
 export interface Execution {
@@ -130,11 +134,14 @@ export class Executor {
   private readonly driver: Driver;
   private readonly capabilities: readonly Capability[];
   private readonly transfers: TransferSource;
+  /** Commands holding fetched media at once: 4 files of 100 MB, not one per lane in flight. */
+  private readonly media: Slots;
 
-  constructor(driver: Driver, capabilities: readonly Capability[], transfers: TransferSource = NO_TRANSFERS) {
+  constructor(driver: Driver, capabilities: readonly Capability[], transfers: TransferSource = NO_TRANSFERS, mediaSlots = MEDIA_SLOTS) {
     this.driver = driver;
     this.capabilities = capabilities;
     this.transfers = transfers;
+    this.media = new Slots(mediaSlots);
   }
 
   /** `signal`: the lease's end, which stops a media fetch still under way. */
@@ -156,15 +163,16 @@ export class Executor {
 
     // Fetched last, once nothing else can refuse the command: the bytes are the largest thing a command needs.
     const transferId = transferIdOf(plan);
-    let media: Media | null = null;
-    if (transferId !== null) {
+    if (transferId === null) return executionOf(await this.drive(plan, action, null));
+    // The bytes are held from the fetch until the driver is done with them.
+    const release = await this.media.take();
+    try {
       const fetched = await fetchMedia(this.transfers, transferId, command, signal);
       if ('status' in fetched) return fetched;
-      const notImage = imageRule(plan, transferId, fetched);
-      if (notImage) return notImage;
-      media = fetched;
+      return imageRule(plan, transferId, fetched) ?? executionOf(await this.drive(plan, action, fetched));
+    } finally {
+      release();
     }
-    return executionOf(await this.drive(plan, action, media));
   }
 
   private drive(plan: Plan, action: ActionRef, media: Media | null): Promise<Outcome> {
