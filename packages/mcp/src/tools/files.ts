@@ -89,7 +89,7 @@ export function registerFileTool(server: McpServer, ctx: Context, windowMs: numb
       inputSchema: toolInput({
         conversationId: schemas.zConversationTarget.shape.conversationId.describe('The conversation (a UUID from list_conversations, recent_messages or wait_for_message).'),
         path: z.string().min(1).max(4096).describe('The file: an absolute path on this machine (or ~/...). Not a URL.'),
-        fileName: z.string().min(1).max(255).regex(/^[^/\\]+$/).optional().describe('The name the recipient sees; default the file\'s own name.'),
+        fileName: schemas.zCreateTransferQuery.shape.fileName.optional().describe('The name the recipient sees; default the file\'s own name.'),
         kind: z.enum(['attachment', 'sticker']).optional().describe('attachment (the default), or sticker for an image.'),
         ...messageWaitInput,
         idempotencyKey: schemas.zIdempotencyKey.optional().describe('Optional. Your own Idempotency-Key instead of the derived one: calls with the same key send once.'),
