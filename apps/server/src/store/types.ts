@@ -1,5 +1,5 @@
 import type {
-  Capability, CommandStatus, CommandType, ConversationKind, PlatformEvent, RoutingPath, SettlementCode, Target,
+  AdminComponents, Capability, CommandStatus, CommandType, ConversationKind, PlatformEvent, RoutingPath, SettlementCode, Target,
 } from '@switchboard/contracts';
 import type { WebhookStore } from './webhooks.ts';
 import type { Result } from '../result.ts';
@@ -253,12 +253,8 @@ export interface TransferRecord {
   expiresAt: number;
 }
 
-/** What an account may upload. */
-export interface TransferLimits {
-  maxBytes: number;
-  /** Media types (`application/pdf`) or families (`image/*`), lower case. */
-  allowedTypes: string[];
-}
+/** What an account may upload (specs/openapi/admin.yaml, TransferLimits). */
+export type TransferLimits = AdminComponents['schemas']['TransferLimits'];
 
 export interface Page<T> {
   items: T[];
