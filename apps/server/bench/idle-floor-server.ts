@@ -34,7 +34,7 @@ const server = createServer(async (request, response) => {
     response.end(out);
   };
   if (url === '/v1/connector/lease' || url === '/v1/connector/lease/renew') {
-    return json(200, { accountId: 'floor', hostId: 'floor', epoch: 1, ttlMs: TTL_MS, expiresAt: new Date(Date.now() + TTL_MS).toISOString() });
+    return json(200, { accountId: 'floor', hostId: 'floor', epoch: 1, ttlMs: TTL_MS, expiresAt: new Date(Date.now() + TTL_MS).toISOString(), keptWhilePolling: true });
   }
   if (url === '/v1/connector/dispatch') {
     const { waitMs } = JSON.parse(text) as { waitMs: number };

@@ -38,12 +38,13 @@ class Tally {
   }
 }
 
-/** A held lease and until when it lives at least, by the host's clock. */
-interface Held { lease: Lease; liveUntil: number; lost: AbortController }
+/** A held lease, until when it lives at least by the host's clock, and whether a poll of it waits. */
+interface Held { lease: Lease; liveUntil: number; lost: AbortController; waiting: boolean }
 
 /** Keeps the lease as the reference host does: `at` is when a request that renewed it was sent. */
 function renewedAt(held: Held, tally: Tally, at: number): void {
-  tally.leastLeft = Math.min(tally.leastLeft, held.liveUntil - now());
+  // A lease the server keeps while its poll waits outlives the host's count by design: not a margin.
+  if (held.lease.keptWhilePolling !== true) tally.leastLeft = Math.min(tally.leastLeft, held.liveUntil - now());
   held.liveUntil = Math.max(held.liveUntil, at + held.lease.ttlMs);
 }
 
@@ -72,7 +73,7 @@ async function host(connection: Connection, hostId: string, tally: Tally, ready:
       continue;
     }
     const lease = acquired.body as Lease;
-    const held: Held = { lease, liveUntil: sentAt + lease.ttlMs, lost: new AbortController() };
+    const held: Held = { lease, liveUntil: sentAt + lease.ttlMs, lost: new AbortController(), waiting: false };
     if (first) ready();
     first = false;
     void keep(connection, held, tally);
@@ -85,8 +86,10 @@ async function host(connection: Connection, hostId: string, tally: Tally, ready:
 async function keep(connection: Connection, held: Held, tally: Tally): Promise<void> {
   const margin = held.lease.ttlMs / 3;
   while (!held.lost.signal.aborted) {
-    await sleep(Math.max(0, held.liveUntil - margin - now()), undefined, { signal: held.lost.signal }).catch(() => undefined);
-    if (held.lost.signal.aborted || held.liveUntil - now() > margin) continue;
+    // Idle on a poll the server keeps the lease for: its answer counts (the host settles at once, so holds nothing).
+    const idle = held.lease.keptWhilePolling === true && held.waiting;
+    await sleep(idle ? margin : Math.max(0, held.liveUntil - margin - now()), undefined, { signal: held.lost.signal }).catch(() => undefined);
+    if (held.lost.signal.aborted || (held.lease.keptWhilePolling === true && held.waiting) || held.liveUntil - now() > margin) continue;
     tally.renewals++;
     const sentAt = now();
     const answer = await connection.client.renewLease(held.lease.epoch).catch(() => null);
@@ -102,11 +105,13 @@ async function keep(connection: Connection, held: Held, tally: Tally): Promise<v
 
 async function poll(connection: Connection, held: Held, seen: Set<string>, tally: Tally): Promise<void> {
   const { epoch, ttlMs } = held.lease;
-  const waitMs = Math.min(DISPATCH_WAIT_MS, Math.floor(ttlMs / 2));
+  const waitMs = held.lease.keptWhilePolling === true ? DISPATCH_WAIT_MS : Math.min(DISPATCH_WAIT_MS, Math.floor(ttlMs / 2));
   while (!held.lost.signal.aborted) {
     const sentAt = now();
     const { client, moved } = connection;
+    held.waiting = true;
     const answer = await client.dispatch(epoch, 20, [], waitMs, AbortSignal.any([held.lost.signal, moved.signal])).catch(() => null);
+    held.waiting = false;
     if (held.lost.signal.aborted) return;
     // Moved to another server: the same lease, polled there.
     if (moved.signal.aborted) continue;

@@ -42,7 +42,8 @@ Options:
   --rate <n>          commands a second during the load                   (default 200)
   --probe <kind>      spread (round-robin over every account), hot (one
                       account takes every command) or both                (default both)
-  --lease-ttl <ms>    the servers' SWITCHBOARD_LEASE_TTL_MS; hosts poll every half of it
+  --lease-ttl <ms>    the servers' SWITCHBOARD_LEASE_TTL_MS; the server keeps a waiting poll's
+                      lease live, so hosts poll every 20 s whatever it is
                                                                           (default the server's, 15000)
   --add-replica       with postgres: once measured, start one more replica, move every third
                       host and stream to it (as a load balancer would send them), and measure
@@ -316,7 +317,7 @@ async function measureSize(opts: Options, count: number, storeEnv: () => Promise
         postP99: percentile(load.latencies, 99),
         settle: { p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies.at(-1) ?? Number.NaN, missing },
         upkeepP99: percentile(upkeep, 99), upkeepMax: upkeep.at(-1) ?? Number.NaN,
-        leastLeft: Math.min(...reports.map((r) => r.leastLeft)),
+        leastLeft: Math.min(...reports.map((r) => r.leastLeft ?? Infinity)),
         renewals: reports.reduce((sum, r) => sum + r.renewals, 0),
         leaseLosses: reports.reduce((sum, r) => sum + r.leaseLosses, 0),
         failures: load.failures + reports.reduce((sum, r) => sum + r.failures, 0),
@@ -354,7 +355,7 @@ const f = (n: number, digits = 1) => (Number.isNaN(n) ? '-' : n.toFixed(digits))
 
 function print(opts: Options, rows: Row[]): void {
   const header = ['accounts', 'probe', 'idle CPU % (floor)', 'idle RSS MB (floor)', 'load RSS MB', 'POST→202 p99 ms', 'settle p50/p99/max ms', 'lease upkeep p99/max ms', 'least lease left s', 'own renewals', 'lease losses', 'failures'];
-  const lines = rows.map((r) => [String(r.accounts), r.probe, `${f(r.idleCpu)} (${f(r.floorCpu)})`, `${f(r.idleRss, 0)} (${f(r.floorRss, 0)})`, f(r.loadRss, 0), f(r.postP99), `${f(r.settle.p50)} / ${f(r.settle.p99)} / ${f(r.settle.max, 0)}${r.settle.missing ? ` (${r.settle.missing} missing)` : ''}`, `${f(r.upkeepP99)} / ${f(r.upkeepMax, 0)}`, f(r.leastLeft / 1000), String(r.renewals), String(r.leaseLosses), String(r.failures)]);
+  const lines = rows.map((r) => [String(r.accounts), r.probe, `${f(r.idleCpu)} (${f(r.floorCpu)})`, `${f(r.idleRss, 0)} (${f(r.floorRss, 0)})`, f(r.loadRss, 0), f(r.postP99), `${f(r.settle.p50)} / ${f(r.settle.p99)} / ${f(r.settle.max, 0)}${r.settle.missing ? ` (${r.settle.missing} missing)` : ''}`, `${f(r.upkeepP99)} / ${f(r.upkeepMax, 0)}`, Number.isFinite(r.leastLeft) ? f(r.leastLeft / 1000) : 'kept', String(r.renewals), String(r.leaseLosses), String(r.failures)]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   console.log();
   console.log(`${opts.store}${opts.store === 'postgres' ? `, ${opts.replicas} replica(s)` : ''}, ${opts.rate} message.send/s, ${opts.idle} s idle, ${opts.load} s load`);

@@ -88,6 +88,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     .finally(() => { releasing = null; }));
   const holdTimer = setInterval(releaseHolds, HOLD_RELEASE_INTERVAL_MS);
   holdTimer.unref();
+  services.polls.start();
 
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
@@ -105,6 +106,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       clearInterval(timer);
       clearInterval(holdTimer);
       await releasing;
+      await services.polls.stop();
       await worker.stop();
       await stopRelay?.();
       await app.close();

@@ -5,6 +5,7 @@ import { createIdSource, type IdSource } from './ids.ts';
 import type { Store } from './store/types.ts';
 import { StreamHub } from './stream/hub.ts';
 import { DispatchWaiters } from './leases/dispatch-waiters.ts';
+import { OpenPolls } from './leases/open-polls.ts';
 import { SlidingWindowLimiter } from './ratelimit/sliding-window.ts';
 import { hasSharedRateLimits, type RateLimiter } from './ratelimit/limiter.ts';
 import { StreamSlots } from './stream/slots.ts';
@@ -19,6 +20,8 @@ export interface Services {
   log: Logger;
   hub: StreamHub;
   waiters: DispatchWaiters;
+  /** The dispatch polls waiting here, whose leases the server keeps live. */
+  polls: OpenPolls;
   /** The command endpoint's limit, per credential (the seed's 60 a minute). */
   limiter: RateLimiter | null;
   /** The reads' limit, per credential. */
@@ -42,6 +45,7 @@ export function createServices(config: Config, store: Store, clock: Clock, log: 
     log,
     hub,
     waiters: new DispatchWaiters(),
+    polls: new OpenPolls({ store, clock, log, ttlMs: config.leaseTtlMs }),
     limiter: limit('commands', config.rateLimit, config.rateLimitWindowMs),
     readLimiter: limit('reads', config.readRateLimit, config.rateLimitWindowMs),
     authFailures: limit('auth', config.authFailureLimit, config.authFailureWindowMs),

@@ -45,19 +45,19 @@ describe('a dispatch poll renews the lease', () => {
   const TTL = 15_000;
   const sendTo = (url: string, apiKey: string) => postCommand(url, apiKey, 'message.send', { target: { kind: 'recipient', recipientExternalId: '+14155550123' }, payload: { text: 'hi' } });
 
-  it('once a tenth of the TTL has passed, and says when: a host that only polls keeps its lease', async () => {
+  it('an empty read once less than half the TTL is left, and says when: a host that only polls keeps its lease', async () => {
     const clock = new ManualClock();
     const s = await startTestServer({ leaseTtlMs: TTL }, clock);
     try {
       const account = await s.account();
       const host = await new TestHost(s.url, account.connectorKey).lease();
       const poll = async () => (await host.call('dispatch', { epoch: host.epoch, holding: [], waitMs: 0 })).body;
-      // A tenth of the TTL since the lease: not renewed; the last renewal (the lease) was 1.5 s before the poll.
-      clock.advance(1_500);
-      expect(await poll()).toEqual({ commands: [], renewedAfterMs: -1_500 });
-      clock.advance(4_500);
+      // More than half the TTL left: not renewed; the last renewal (the lease) was 7.5 s before the poll.
+      clock.advance(7_500);
+      expect(await poll()).toEqual({ commands: [], renewedAfterMs: -7_500 });
+      clock.advance(1);
       expect(await poll()).toEqual({ commands: [], renewedAfterMs: 0 });
-      // Live until 6 s + TTL, not a moment longer, with no renewal of its own.
+      // Live until 7.501 s + TTL, not a moment longer, with no renewal of its own.
       clock.advance(TTL - 1);
       expect((await sendTo(s.url, account.apiKey)).status).toBe(202);
       expect((await poll()).renewedAfterMs).toBe(0);
@@ -69,24 +69,114 @@ describe('a dispatch poll renews the lease', () => {
     }
   });
 
-  it('a long poll renews the lease just before it answers', async () => {
-    const s = await startTestServer({ leaseTtlMs: 3_000 });
+  it('a read that hands out commands renews once a tenth of the TTL has passed: the host counts a fresh lease while it executes them', async () => {
+    const clock = new ManualClock();
+    const s = await startTestServer({ leaseTtlMs: TTL }, clock);
+    try {
+      const account = await s.account();
+      const host = await new TestHost(s.url, account.connectorKey).lease();
+      clock.advance(1_500);
+      expect((await sendTo(s.url, account.apiKey)).status).toBe(202);
+      const first = await host.call('dispatch', { epoch: host.epoch, holding: [], waitMs: 0 });
+      expect(first.body.commands).toHaveLength(1);
+      expect(first.body.renewedAfterMs).toBe(-1_500);
+      clock.advance(1);
+      expect((await sendTo(s.url, account.apiKey)).status).toBe(202);
+      const second = await host.call('dispatch', { epoch: host.epoch, holding: [first.body.commands[0].commandId], waitMs: 0 });
+      expect(second.body.commands).toHaveLength(1);
+      expect(second.body.renewedAfterMs).toBe(0);
+    } finally {
+      await s.stopAndClean();
+    }
+  });
+
+  it("a long poll's answer leaves its host at least a third of the TTL", async () => {
+    const ttl = 3_000;
+    const s = await startTestServer({ leaseTtlMs: ttl });
     try {
       const account = await s.account();
       const host = await new TestHost(s.url, account.connectorKey).lease();
       // Polls of half the TTL, back to back, for two TTLs: the lease never lapses.
       for (const started = Date.now(); Date.now() - started < 6_000;) {
+        const sentAt = Date.now();
         const answer = await host.call('dispatch', { epoch: host.epoch, holding: [], waitMs: 1_500 });
         expect(answer.status).toBe(200);
-        // Renewed near the end of its wait: at most a tenth of the TTL before (a renewal is written
-        // once a tenth has passed, and timers and the clock may differ by a millisecond).
-        expect(answer.body.renewedAfterMs).toBeGreaterThanOrEqual(1_500 - 3_000 / 10);
+        // The host's count from the answer: renewed while it waited, or just before it answered.
+        expect(sentAt + answer.body.renewedAfterMs + ttl - Date.now()).toBeGreaterThanOrEqual(ttl / 3 - 50);
       }
       expect((await sendTo(s.url, account.apiKey)).status).toBe(202);
     } finally {
       await s.stopAndClean();
     }
   }, 20_000);
+
+  it('a waiting poll keeps its lease live past the TTL; once its connection closes, the lease lives out its TTL', async () => {
+    const ttl = 1_200;
+    const s = await startTestServer({ leaseTtlMs: ttl });
+    try {
+      const account = await s.account();
+      const host = new TestHost(s.url, account.connectorKey);
+      const lease = await host.call('lease', { hostId: host.hostId, osMajorVersion: 15, capabilities: [] });
+      expect(lease.body).toMatchObject({ ttlMs: ttl, keptWhilePolling: true });
+      host.epoch = lease.body.epoch;
+      const other = new TestHost(s.url, account.connectorKey);
+      const tryOther = () => other.call('lease', { hostId: other.hostId, osMajorVersion: 15, capabilities: [] });
+      // One poll waits three TTLs: no renewal of the host's own, and no other host gets in.
+      const sentAt = Date.now();
+      const answer = host.call('dispatch', { epoch: host.epoch, holding: [], waitMs: 3 * ttl });
+      for (const at of [1.5, 2.5]) {
+        await new Promise((resolve) => setTimeout(resolve, sentAt + at * ttl - Date.now()));
+        const refused = await tryOther();
+        expect(refused.status).toBe(409);
+        expect(refused.body).toMatchObject({ error: 'lease_held', holderHostId: host.hostId });
+      }
+      const answered = await answer;
+      expect(answered.status).toBe(200);
+      // Renewed while it waited: the answer leaves the host at least a third of the TTL.
+      expect(answered.body.renewedAfterMs).toBeGreaterThan(2 * ttl);
+      expect(sentAt + answered.body.renewedAfterMs + ttl - Date.now()).toBeGreaterThanOrEqual(ttl / 3 - 50);
+      expect((await postCommand(s.url, account.apiKey, 'message.send', { target: { kind: 'recipient', recipientExternalId: '+14155550123' }, payload: { text: 'hi' } })).status).toBe(202);
+
+      // A poll whose connection closes (its host died) stops the renewals.
+      const closed = new AbortController();
+      const dying = host.call('dispatch', { epoch: host.epoch, holding: [], waitMs: 10 * ttl }, closed.signal).catch(() => null);
+      await new Promise((resolve) => setTimeout(resolve, ttl));
+      closed.abort();
+      await dying;
+      const diedAt = Date.now();
+      let taken = await tryOther();
+      while (taken.status !== 200 && Date.now() - diedAt < 3 * ttl) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        taken = await tryOther();
+      }
+      expect(taken.status).toBe(200);
+      // Within the TTL of its last renewal, which came at most half the TTL before the close... plus the sweep's sixth.
+      expect(Date.now() - diedAt).toBeLessThanOrEqual(ttl + 200);
+    } finally {
+      await s.stopAndClean();
+    }
+  }, 20_000);
+
+  it("a poll's lease_lost names the live lease's host: a process with the same host id took it over", async () => {
+    const s = await startTestServer({ leaseTtlMs: TTL });
+    try {
+      const account = await s.account();
+      const host = await new TestHost(s.url, account.connectorKey).lease();
+      const oldEpoch = host.epoch;
+      const waiting = host.call('dispatch', { epoch: oldEpoch, holding: [], waitMs: 5_000 });
+      const restarted = await new TestHost(s.url, account.connectorKey, host.hostId).lease();
+      const answered = await waiting;
+      expect(answered.status).toBe(409);
+      expect(answered.body).toMatchObject({ error: 'lease_lost', holderHostId: restarted.hostId });
+      // Released: no live lease, no holder named.
+      await restarted.release();
+      const after = await host.call('dispatch', { epoch: oldEpoch, holding: [], waitMs: 0 });
+      expect(after.status).toBe(409);
+      expect(after.body.holderHostId).toBeUndefined();
+    } finally {
+      await s.stopAndClean();
+    }
+  });
 
   it('a poll of an epoch that is not live renews nothing', async () => {
     const clock = new ManualClock();

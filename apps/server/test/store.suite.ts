@@ -1231,6 +1231,33 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         expect(await store.renewLease((await account()).id, 1, T0, 1_000)).toBeNull();
       });
 
+      it("open polls' leases: renews in one write each live lease of its epoch with less than half its TTL left, and nothing else", async () => {
+        const [due, fresh, ended, other, released] = await Promise.all([account(), account(), account(), account(), account()]);
+        const dueLease = await lease(due.id, 'h1', T0, 1_000);
+        const freshLease = await lease(fresh.id, 'h1', T0 + 600, 1_000);
+        await lease(ended.id, 'h1', T0 - 2_000, 1_000);
+        const otherLease = await lease(other.id, 'h1', T0, 1_000);
+        const releasedLease = await lease(released.id, 'h1', T0, 1_000);
+        expect(await store.releaseLease(released.id, releasedLease.epoch, T0 + 1)).toBe(true);
+        // At T0 + 600: `due` has 400 ms left (renewed), `fresh` 1,000 (not), `ended` expired, `other` asked under a later epoch.
+        const renewed = await store.renewOpenPollLeases([
+          { accountId: due.id, epoch: dueLease.epoch },
+          { accountId: fresh.id, epoch: freshLease.epoch },
+          { accountId: ended.id, epoch: 1 },
+          { accountId: other.id, epoch: otherLease.epoch + 1 },
+          { accountId: released.id, epoch: releasedLease.epoch },
+        ], T0 + 600, 1_000);
+        expect(renewed).toBe(1);
+        expect((await store.liveLease(due.id, T0 + 600))!.expiresAt).toBe(T0 + 1_600);
+        expect((await store.liveLease(fresh.id, T0 + 600))!.expiresAt).toBe(T0 + 1_600);
+        expect(await store.liveLease(ended.id, T0 + 600)).toBeNull();
+        expect((await store.liveLease(other.id, T0 + 600))!.expiresAt).toBe(T0 + 1_000);
+        expect(await store.liveLease(released.id, T0 + 600)).toBeNull();
+        // What the cache says is what is committed: the renewed lease holds on past its first expiry.
+        expect((await store.liveLease(due.id, T0 + 1_200))!.epoch).toBe(dueLease.epoch);
+        expect(await store.renewOpenPollLeases([], T0, 1_000)).toBe(0);
+      });
+
       it('release ends the live lease for its epoch only; the epoch counter survives it', async () => {
         const a = await account();
         const l = await lease(a.id, 'h1', T0, 10_000);

@@ -35,6 +35,8 @@ interface EpochSession {
    * server hands out again whatever never arrived; one that arrives twice runs once.
    */
   holding: Set<string>;
+  /** A dispatch poll sent holding nothing is out: the server keeps the lease while it waits. */
+  pollKeepsLease: boolean;
 }
 
 /** One dispatched command on its way through the stages. */
@@ -84,6 +86,7 @@ export class ConnectorHost {
       client: options.client,
       log: options.log,
       request: { hostId: options.hostId, osMajorVersion: options.osMajorVersion, capabilities: options.capabilities },
+      waitingOnPoll: (epoch) => [...this.sessions].some((s) => s.lease.epoch === epoch && s.pollKeepsLease),
     });
     this.reporter = new Reporter(options.client, options.log);
   }
@@ -124,7 +127,7 @@ export class ConnectorHost {
       const { client } = this.options;
       this.executor = new Executor(this.driver, this.options.capabilities, (transferId, command, signal) => client.fetchTransfer(transferId, command, signal));
     }
-    const session: EpochSession = { lease, ended, polling: new AbortController(), feed: null, holding: new Set() };
+    const session: EpochSession = { lease, ended, polling: new AbortController(), feed: null, holding: new Set(), pollKeepsLease: false };
     this.sessions.add(session);
     session.feed = this.driver.subscribe((events) => this.reportFeed(session, events));
     ended.addEventListener('abort', () => {
@@ -139,23 +142,29 @@ export class ConnectorHost {
     const { client, maxInFlight, dispatchWaitMs } = this.options;
     const { epoch } = session.lease;
     const signal = session.polling.signal;
-    // Each poll renews the lease: answered within half its TTL, the next one renews it in time.
-    const waitMs = Math.min(dispatchWaitMs, Math.floor(session.lease.ttlMs / 2));
+    // Each poll renews the lease. A server without keptWhilePolling renews only when a poll reads
+    // the queue: answered within half the TTL, the next poll renews it in time.
+    const waitMs = session.lease.keptWhilePolling === true ? dispatchWaitMs : Math.min(dispatchWaitMs, Math.floor(session.lease.ttlMs / 2));
     for (let failures = 0; !signal.aborted;) {
       await this.lanes.below(maxInFlight);
       if (signal.aborted) break;
       let answer;
       const sentAt = this.keeper.now();
+      // A poll holding commands is not kept by the server: the keeper counts the lease meanwhile.
+      session.pollKeepsLease = session.lease.keptWhilePolling === true && session.holding.size === 0;
       try {
         answer = await client.dispatch(epoch, maxInFlight - this.lanes.outstanding, [...session.holding].slice(-MAX_HOLDING), waitMs, signal);
       } catch (error) {
         if (signal.aborted) break;
         this.log.warn({ err: error, epoch }, 'dispatch poll failed; retrying');
+        session.pollKeepsLease = false;
         await sleep(backoffDelay(failures++, { initialMs: 50, maxMs: 2_000 }), signal);
         continue;
+      } finally {
+        session.pollKeepsLease = false;
       }
       if (isLeaseLost(answer)) {
-        this.keeper.markLost(epoch);
+        this.keeper.markLost(epoch, errorOf(answer).holderHostId);
         break;
       }
       if (answer.status !== 200) {

@@ -22,18 +22,19 @@ describe('heldRetryDelay: when to ask again while another host holds the lease',
 });
 
 /** A server played in memory for one LeaseKeeper: every acquisition is granted, each renewal answered by `renew`. */
-function keeperAgainst(renew: (epoch: number) => Promise<Answer>, ttlMs = 300) {
+function keeperAgainst(renew: (epoch: number) => Promise<Answer>, ttlMs = 300, kept: { waitingOnPoll?: (epoch: number) => boolean } = {}) {
   let epoch = 0;
   const acquired: number[] = [];
   const client = {
     acquireLease: async () => {
       acquired.push(++epoch);
-      return { status: 200, body: { accountId: 'a', hostId: 'mac-mini-1', epoch, ttlMs, expiresAt: new Date(Date.now() + ttlMs).toISOString() } };
+      const body = { accountId: 'a', hostId: 'mac-mini-1', epoch, ttlMs, expiresAt: new Date(Date.now() + ttlMs).toISOString() };
+      return { status: 200, body: kept.waitingOnPoll ? { ...body, keptWhilePolling: true } : body };
     },
     renewLease: (e: number) => renew(e),
     releaseLease: async () => ({ status: 204, body: null }),
   } as unknown as ConnectorClient;
-  const keeper = new LeaseKeeper({ client, log: pino({ level: 'silent' }), request: { hostId: 'mac-mini-1', osMajorVersion: 15, capabilities: [] }, maxRetryMs: 50 });
+  const keeper = new LeaseKeeper({ client, log: pino({ level: 'silent' }), request: { hostId: 'mac-mini-1', osMajorVersion: 15, capabilities: [] }, maxRetryMs: 50, ...kept });
   return { keeper, acquired };
 }
 
@@ -124,5 +125,51 @@ describe('LeaseKeeper: polls that renew the lease', () => {
     await keeper.stop();
     // Renewed on its own, two thirds of the TTL after the lease: the earlier epoch's polls did not count.
     expect(renewals[0]! - started).toBeLessThan(300);
+  });
+});
+
+describe('LeaseKeeper: a server that keeps the lease while a poll waits', () => {
+  const renewed = (epoch: number): Answer => ({ status: 200, body: { accountId: 'a', hostId: 'mac-mini-1', epoch, ttlMs: 300, expiresAt: new Date().toISOString(), keptWhilePolling: true } });
+
+  test('idle on a waiting poll, the host sends no renewal and does not count the lease lost past its TTL; busy, it renews as before', { timeout: 5_000 }, async () => {
+    const renewals: number[] = [];
+    let waiting = true;
+    const acquisitions: number[] = [];
+    const { keeper } = keeperAgainst(async (epoch) => {
+      renewals.push(Date.now());
+      return renewed(epoch);
+    }, 300, { waitingOnPoll: () => waiting });
+    void keeper.run((lease) => acquisitions.push(lease.epoch));
+    // Three TTLs on one poll, nothing in hand.
+    await new Promise((r) => setTimeout(r, 900));
+    expect(renewals).toEqual([]);
+    expect(acquisitions).toEqual([1]);
+    // The poll answers (renewed as it did) and the host holds a command: the count is its own again.
+    keeper.renewedByPoll(1, keeper.now(), 0);
+    waiting = false;
+    const busy = Date.now();
+    await new Promise((r) => setTimeout(r, 400));
+    await keeper.stop();
+    expect(renewals.length).toBeGreaterThan(0);
+    expect(renewals[0]! - busy).toBeLessThan(300);
+    expect(acquisitions).toEqual([1]);
+  });
+
+  test("a poll's lease_lost naming this host's id is a takeover, another id a loss: the clock no longer tells them apart", { timeout: 5_000 }, async () => {
+    const taken = keeperAgainst(async (epoch) => renewed(epoch), 300, { waitingOnPoll: () => true });
+    await expect(taken.keeper.run((lease) => setTimeout(() => taken.keeper.markLost(lease.epoch, 'mac-mini-1'), 600))).rejects.toThrow(LeaseTakenOver);
+    expect(taken.acquired).toEqual([1]);
+
+    const lost = keeperAgainst(async (epoch) => renewed(epoch), 300, { waitingOnPoll: () => true });
+    const second = new Promise<void>((resolve) => {
+      void lost.keeper.run((lease) => {
+        // Live by the keeper's count (just acquired), yet another host holds it: lost, asked again.
+        if (lease.epoch === 1) setTimeout(() => lost.keeper.markLost(lease.epoch, 'mac-mini-2'), 20);
+        else resolve();
+      });
+    });
+    await second;
+    await lost.keeper.stop();
+    expect(lost.acquired).toEqual([1, 2]);
   });
 });

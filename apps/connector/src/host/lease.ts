@@ -37,6 +37,12 @@ export interface LeaseKeeperOptions {
   random?: () => number;
   /** The longest wait between two attempts while another host holds the lease. */
   maxRetryMs?: number;
+  /**
+   * Whether a dispatch poll of `epoch`, sent holding none of its commands, is waiting. A server
+   * with `keptWhilePolling` keeps the lease live meanwhile, and the host has nothing to fence, so
+   * it needs no count of its own: the poll's answer gives it one.
+   */
+  waitingOnPoll?: (epoch: number) => boolean;
 }
 
 /** How holding a lease ended: it lapsed or was lost, it was taken over while live, or the keeper stopped. */
@@ -74,8 +80,8 @@ export class LeaseKeeper {
   readonly now: () => number;
   private readonly random: () => number;
   private readonly stopping = new AbortController();
-  /** The lease held, and until when it lives at least by this host's clock. */
-  private held: { lease: Lease; lost: AbortController; liveUntil: number } | null = null;
+  /** The lease held, until when it lives at least by this host's clock, and who took it, when a lease_lost said. */
+  private held: { lease: Lease; lost: AbortController; liveUntil: number; takenBy?: string } | null = null;
   private running: Promise<void> | null = null;
 
   constructor(options: LeaseKeeperOptions) {
@@ -94,9 +100,15 @@ export class LeaseKeeper {
     return this.running;
   }
 
-  /** The server answered `lease_lost` to this epoch: give it up now rather than at the next renewal. */
-  markLost(epoch: number): void {
-    if (this.held?.lease.epoch === epoch) this.held.lost.abort();
+  /**
+   * The server answered `lease_lost` to this epoch: give it up now rather than at the next
+   * renewal. A poll's answer names the live lease's host (`holderHostId`): this host's id means
+   * another process with it took the lease over.
+   */
+  markLost(epoch: number, holderHostId?: string): void {
+    if (this.held?.lease.epoch !== epoch) return;
+    if (holderHostId !== undefined) this.held.takenBy = holderHostId;
+    this.held.lost.abort();
   }
 
   /**
@@ -180,13 +192,22 @@ export class LeaseKeeper {
     const lost = held.lost.signal;
     const interrupted = AbortSignal.any([lost, stop]);
     const margin = lease.ttlMs / 3;
+    const taken = () => (held.takenBy !== undefined ? held.takenBy === lease.hostId : this.now() < held.liveUntil);
     let failures = 0;
     for (;;) {
+      // Idle on a poll that keeps the lease: its answer counts for it (connector.yaml, "Leases and fencing").
+      if (lease.keptWhilePolling === true && this.options.waitingOnPoll?.(lease.epoch)) {
+        await sleep(margin, interrupted);
+        if (stop.aborted) return 'stopped';
+        if (lost.aborted) return taken() ? 'taken' : 'lost';
+        failures = 0;
+        continue;
+      }
       const wait = failures === 0 ? held.liveUntil - margin - this.now() : Math.min(lease.ttlMs / 10, 250);
       await sleep(Math.max(0, Math.min(wait, held.liveUntil - this.now())), interrupted);
       if (stop.aborted) return 'stopped';
       // markLost: dispatch, a report or a settlement was answered `lease_lost`.
-      if (lost.aborted) return this.now() < held.liveUntil ? 'taken' : 'lost';
+      if (lost.aborted) return taken() ? 'taken' : 'lost';
       if (this.now() >= held.liveUntil) return 'lost';
       // A poll renewed it meanwhile.
       if (held.liveUntil - this.now() > margin) {

@@ -21,7 +21,7 @@ const MAX_JSON_BYTES = 1 << 20;
 const MAX_ATTACHMENT_BYTES = 25 << 20;
 
 function leaseBody(lease: LeaseRecord, ttlMs: number): Lease {
-  return { accountId: lease.accountId, hostId: lease.hostId, epoch: lease.epoch, ttlMs, expiresAt: iso(lease.expiresAt) };
+  return { accountId: lease.accountId, hostId: lease.hostId, epoch: lease.epoch, ttlMs, expiresAt: iso(lease.expiresAt), keptWhilePolling: true };
 }
 
 /** Reads and validates a JSON body against a connector protocol schema; answers 400 itself when it does not match. */
@@ -96,11 +96,20 @@ export function connectorRoutes(services: Services): (app: FastifyInstance) => P
       request.raw.once('close', () => abort.abort(POLL_ENDED));
       const sent = new Promise((resolve) => reply.raw.once('close', resolve));
       reply.raw.once('close', () => abort.abort(POLL_ENDED));
+      // While a poll of a host holding nothing waits, the server keeps its lease live (open-polls.ts);
+      // a host holding commands counts and renews its lease itself, so a hung one loses it in a TTL.
+      const ended = body.holding.length === 0 ? services.polls.add(request.accountId!, body.epoch) : () => undefined;
       polls.set(abort, sent);
-      void sent.then(() => polls.delete(abort));
+      void sent.then(() => {
+        polls.delete(abort);
+        ended();
+      });
       const poll = { epoch: body.epoch, holding: body.holding, max: body.max ?? 20, waitMs: body.waitMs ?? 20_000 };
       const answer = await dispatch(services, request.accountId!, poll, abort.signal);
-      return answer === null ? replyError(reply, leaseLost()) : reply.send(answer);
+      if (answer !== null) return reply.send(answer);
+      // Who holds the lease now tells a host whether a process with its own id took it over.
+      const live = await store.liveLease(request.accountId!, clock.now());
+      return replyError(reply, leaseLost(live?.hostId));
     });
 
     app.post('/v1/connector/settlements', async (request, reply) => {

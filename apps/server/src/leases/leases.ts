@@ -36,7 +36,7 @@ export async function isLiveEpoch(services: Pick<Services, 'store' | 'clock'>, a
  */
 export const NO_LIVE_CONNECTOR = 'no connector host holds a live lease for this account; run one with a connector key of the account (an operator issues it: switchboard connector-keys create <account>)';
 
-/** 409 `lease_lost`: the epoch is not the live lease's. */
-export function leaseLost(): ApiError {
-  return new ApiError('lease_lost', 'this epoch is not the live lease; acquire the lease again');
+/** 409 `lease_lost`: the epoch is not the live lease's; `holderHostId` names the live lease's host, if one is known. */
+export function leaseLost(holderHostId?: string): ApiError {
+  return new ApiError('lease_lost', 'this epoch is not the live lease; acquire the lease again', holderHostId === undefined ? {} : { holderHostId });
 }

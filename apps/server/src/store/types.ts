@@ -466,6 +466,12 @@ export interface LeaseStore {
   acquireLease(input: Omit<LeaseRecord, 'epoch' | 'acquiredAt' | 'expiresAt'>, now: number, ttlMs: number): Promise<LeaseAcquireResult>;
   renewLease(accountId: string, epoch: number, now: number, ttlMs: number): Promise<LeaseRecord | null>;
   releaseLease(accountId: string, epoch: number, now: number): Promise<boolean>;
+  /**
+   * The leases of a server's open dispatch polls, in one write: renews each live lease of its
+   * epoch that expires before `openPollRenewsBefore(now, ttlMs)` (rules/leases.ts), unsynced like
+   * every renewal. Answers how many it renewed.
+   */
+  renewOpenPollLeases(polls: ReadonlyArray<{ accountId: string; epoch: number }>, now: number, ttlMs: number): Promise<number>;
   liveLease(accountId: string, now: number): Promise<LeaseRecord | null>;
   listLeases(): Promise<LeaseRecord[]>;
 }

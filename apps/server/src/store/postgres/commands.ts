@@ -1,6 +1,6 @@
 import type { CommandStore } from '../types.ts';
 import { command, history, lease } from '../rules/rows.ts';
-import { pollRenewsBefore } from '../rules/leases.ts';
+import { openPollRenewsBefore, pollRenewsBefore } from '../rules/leases.ts';
 import { settleBatch } from './settle.ts';
 import { acceptPoliced } from './policies.ts';
 import { retentionTurn, type PostgresDb } from './transaction.ts';
@@ -43,14 +43,15 @@ export function commands(db: PostgresDb): CommandStore {
       return db.statement(async (sql) => {
         const rows = await sql`WITH unsynced AS (SELECT set_config('synchronous_commit', 'off', true)),
             live AS (SELECT epoch, expires_at FROM leases WHERE account_id = ${accountId} AND epoch = ${epoch} AND expires_at > ${now} FOR SHARE),
-            renewal AS (UPDATE leases SET expires_at = ${now + ttlMs}
-                    WHERE account_id = ${accountId} AND epoch = ${epoch} AND expires_at > ${now} AND expires_at < ${pollRenewsBefore(now, ttlMs)} RETURNING *),
             pick AS (SELECT id FROM commands WHERE account_id = ${accountId} AND status = 'queued' AND held_by IS NULL
                     AND (dispatch_epoch IS NULL OR dispatch_epoch < ${epoch}
                       OR (dispatch_epoch = ${epoch} AND id NOT IN (SELECT jsonb_array_elements_text(${sql.json([...holding])}))))
                     AND EXISTS (SELECT 1 FROM live)
                   ORDER BY id LIMIT ${max} FOR UPDATE SKIP LOCKED),
-            marked AS (UPDATE commands c SET dispatch_epoch = ${epoch}, dispatched_at = ${now} FROM pick WHERE c.id = pick.id RETURNING c.*)
+            marked AS (UPDATE commands c SET dispatch_epoch = ${epoch}, dispatched_at = ${now} FROM pick WHERE c.id = pick.id RETURNING c.*),
+            renewal AS (UPDATE leases SET expires_at = ${now + ttlMs}
+                    WHERE account_id = ${accountId} AND epoch = ${epoch} AND expires_at > ${now}
+                      AND (expires_at < ${openPollRenewsBefore(now, ttlMs)} OR (expires_at < ${pollRenewsBefore(now, ttlMs)} AND EXISTS (SELECT 1 FROM pick))) RETURNING *)
           SELECT live.epoch AS live, live.expires_at AS lease_expires_at, (SELECT to_jsonb(r) FROM renewal r) AS renewed,
               (SELECT COALESCE(MAX(version), 0) FROM cache_version) AS cache_version, marked.*
             FROM (SELECT count(*) FROM unsynced) once LEFT JOIN live ON true LEFT JOIN marked ON true`;

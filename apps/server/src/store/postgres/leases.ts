@@ -1,6 +1,6 @@
 import type { LeaseStore } from '../types.ts';
 import { lease } from '../rules/rows.ts';
-import { acquisition, isLiveEpoch } from '../rules/leases.ts';
+import { acquisition, isLiveEpoch, openPollRenewsBefore } from '../rules/leases.ts';
 import { cacheChanged } from './cache.ts';
 import { CHANNEL } from './changes.ts';
 import type { PostgresDb, Tx } from './transaction.ts';
@@ -50,6 +50,19 @@ export function leases(db: PostgresDb): LeaseStore {
       });
       if (renewed) db.cache.put(`lease:${accountId}`, renewed);
       return renewed;
+    },
+
+    async renewOpenPollLeases(polls, now, ttlMs) {
+      if (polls.length === 0) return 0;
+      // One statement, its own transaction, not waiting for the WAL flush (a renewal lost only ends the lease sooner).
+      const rows = await db.statement((sql) => sql`WITH unsynced AS (SELECT set_config('synchronous_commit', 'off', true))
+        UPDATE leases l SET expires_at = ${now + ttlMs}
+          FROM (SELECT count(*) FROM unsynced) once,
+            unnest(${polls.map((p) => p.accountId)}::text[], ${polls.map((p) => p.epoch)}::bigint[]) AS p(account_id, epoch)
+          WHERE l.account_id = p.account_id AND l.epoch = p.epoch AND l.expires_at > ${now} AND l.expires_at < ${openPollRenewsBefore(now, ttlMs)}
+          RETURNING l.*`);
+      for (const row of rows) db.cache.put(`lease:${row.account_id as string}`, lease(row));
+      return rows.length;
     },
 
     async releaseLease(accountId, epoch, now) {

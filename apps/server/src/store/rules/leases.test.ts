@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LeaseRecord } from '../types.ts';
-import { acquisition, isLiveEpoch, pollRenewsBefore } from './leases.ts';
+import { acquisition, isLiveEpoch, openPollRenewsBefore, openPollSweepMs, pollRenewsBefore } from './leases.ts';
 
 const held: LeaseRecord = { accountId: 'a1', hostId: 'h1', epoch: 2, osMajorVersion: 15, capabilities: [], acquiredAt: 0, expiresAt: 1_000 };
 const asking = { accountId: 'a1', hostId: 'h2', osMajorVersion: 15, capabilities: [] };
@@ -34,5 +34,17 @@ describe('pollRenewsBefore', () => {
   it('renews a lease once a tenth of its TTL has passed since its last renewal', () => {
     expect(pollRenewsBefore(1_000, 15_000)).toBe(14_500);
     expect(pollRenewsBefore(0, 105)).toBe(95);
+  });
+});
+
+describe('open polls', () => {
+  it('renew a lease once less than half its TTL is left, looking every sixth of it, so at least a third is always left', () => {
+    expect(openPollRenewsBefore(1_000, 15_000)).toBe(8_500);
+    expect(openPollSweepMs(15_000)).toBe(2_500);
+    expect(openPollSweepMs(3)).toBe(1);
+    // The worst case: just over half left at one look, renewed at the next.
+    const ttl = 15_000;
+    const expiresAt = openPollRenewsBefore(0, ttl) + 1;
+    expect(expiresAt - openPollSweepMs(ttl)).toBeGreaterThanOrEqual(ttl / 3);
   });
 });

@@ -16,11 +16,26 @@ export function acquisition(held: LeaseRecord | null, input: Omit<LeaseRecord, '
 }
 
 /**
- * A dispatch poll renews the live lease when it expires before this: once a tenth of its TTL has
- * passed since its last renewal. A poll's arrival, right after the previous answer renewed it,
- * writes nothing; a later read does, so back-to-back polls of half the TTL renew it before a third
- * of it is left, when their host would renew it itself (connector.yaml, "Leases and fencing").
+ * A dispatch read that hands out commands renews the live lease when it expires before this: once
+ * a tenth of its TTL has passed since its last renewal, so the host executing them counts a fresh
+ * lease from the answer. A read that hands out nothing renews it as the open polls' sweep does
+ * (`openPollRenewsBefore`): the server keeps a waiting poll's lease anyway (connector.yaml,
+ * "Leases and fencing").
  */
 export function pollRenewsBefore(now: number, ttlMs: number): number {
   return now + ttlMs - Math.floor(ttlMs / 10);
+}
+
+/**
+ * While a dispatch poll waits, its server keeps the poll's lease live: every `openPollSweepMs` it
+ * renews the leases of its open polls that have less than half their TTL left, so a waiting poll's
+ * lease never has less than a third left (connector.yaml, "Leases and fencing").
+ */
+export function openPollRenewsBefore(now: number, ttlMs: number): number {
+  return now + Math.floor(ttlMs / 2);
+}
+
+/** How often a server renews its open polls' leases: a sixth of the TTL. */
+export function openPollSweepMs(ttlMs: number): number {
+  return Math.max(1, Math.floor(ttlMs / 6));
 }

@@ -47,7 +47,8 @@ export class ReadCache {
     const hit = map.get(key);
     if (hit !== undefined) return hit;
     const value = load();
-    if (map.size >= 10_000) map.clear();
+    // A bound against keys without end (unknown credentials): well above what ten thousand accounts hold.
+    if (map.size >= 100_000) map.clear();
     map.set(key, value);
     return value;
   }

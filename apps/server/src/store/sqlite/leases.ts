@@ -1,6 +1,6 @@
 import type { LeaseRecord, LeaseStore } from '../types.ts';
 import { lease } from '../rules/rows.ts';
-import { acquisition, isLiveEpoch } from '../rules/leases.ts';
+import { acquisition, isLiveEpoch, openPollRenewsBefore } from '../rules/leases.ts';
 import type { SqliteDb } from './transaction.ts';
 
 /** The account's lease as the writer sees it, inside a write. */
@@ -59,6 +59,24 @@ export function leases(db: SqliteDb): LeaseStore {
 
     renewLease(accountId, epoch, now, ttlMs) {
       return db.write(() => renewed(db, accountId, epoch, now, ttlMs), false);
+    },
+
+    renewOpenPollLeases(polls, now, ttlMs) {
+      if (polls.length === 0) return Promise.resolve(0);
+      const epochs = JSON.stringify(Object.fromEntries(polls.map((p) => [p.accountId, p.epoch])));
+      return db.write(() => {
+        // One statement for the batch: the loop runs in SQLite, not a statement a lease.
+        const rows = db.sql(`UPDATE leases SET expires_at = ? FROM json_each(?) AS p
+            WHERE leases.account_id = p.key AND leases.epoch = p.value AND leases.expires_at > ? AND leases.expires_at < ?
+            RETURNING leases.account_id, leases.epoch`).all(now + ttlMs, epochs, now, openPollRenewsBefore(now, ttlMs));
+        for (const row of rows) {
+          const accountId = row.account_id as string;
+          const cached = db.cache.leases.get(accountId);
+          // The cached lease with its new expiry once this commits; read again when none is cached.
+          db.cache.forgetEntry(db.cache.leases, accountId, cached?.epoch === Number(row.epoch) ? { ...cached, expiresAt: now + ttlMs } : undefined);
+        }
+        return rows.length;
+      }, false);
     },
 
     releaseLease(accountId, epoch, now) {

@@ -269,6 +269,11 @@ export interface components {
         ConnectorError: {
             error: components["schemas"]["ConnectorErrorCode"];
             message: string;
+            /**
+             * @description On a dispatch poll's `lease_lost`: the host of the live lease, when one is live. Its
+             *     own hostId tells a host that another process with its id took the lease over.
+             */
+            holderHostId?: string;
         };
         LeaseHeldError: {
             /** @constant */
@@ -294,6 +299,12 @@ export interface components {
             ttlMs: number;
             /** Format: date-time */
             expiresAt: string;
+            /**
+             * @description True: while a dispatch poll of this lease waits, the server keeps the lease live, so a
+             *     poll may wait longer than `ttlMs` (see "Leases and fencing"). Absent from servers
+             *     before this field, whose polls renew only when they read the queue.
+             */
+            keptWhilePolling?: boolean;
         };
         EpochRequest: {
             /** Format: int32 */
@@ -315,9 +326,10 @@ export interface components {
             max?: number;
             /**
              * Format: int32
-             * @description How long to wait for a command. A host that relies on its polls to renew its lease
-             *     (see "Leases and fencing") keeps it well below the lease's `ttlMs`; the reference host
-             *     waits at most half of it.
+             * @description How long to wait for a command. The server keeps the lease live while the poll waits
+             *     (see "Leases and fencing"); against a server whose Lease lacks `keptWhilePolling`, a
+             *     host that relies on its polls to renew its lease keeps the wait well below `ttlMs`.
+             *     Proxies between host and server must allow a request this long without a byte.
              * @default 20000
              */
             waitMs?: number;

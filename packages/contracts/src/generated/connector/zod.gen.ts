@@ -22,7 +22,8 @@ export const zConnectorErrorCode = z.enum([
 
 export const zConnectorError = z.object({
     error: zConnectorErrorCode,
-    message: z.string()
+    message: z.string(),
+    holderHostId: z.string().optional()
 });
 
 export const zLeaseHeldError = z.object({
@@ -39,7 +40,8 @@ export const zLease = z.object({
     hostId: z.string(),
     epoch: z.int().gte(1).lte(2147483647),
     ttlMs: z.int().gte(1).lte(2147483647),
-    expiresAt: z.iso.datetime({ offset: true })
+    expiresAt: z.iso.datetime({ offset: true }),
+    keptWhilePolling: z.boolean().optional()
 });
 
 export const zEpochRequest = z.strictObject({
