@@ -155,6 +155,19 @@ describe('LeaseKeeper: a server that keeps the lease while a poll waits', () => 
     expect(acquisitions).toEqual([1]);
   });
 
+  test('a poll that keeps the lease going out just after the lease: no renewal of its own at all', { timeout: 5_000 }, async () => {
+    const renewals: number[] = [];
+    let waiting = false;
+    const { keeper } = keeperAgainst(async (epoch) => {
+      renewals.push(Date.now());
+      return renewed(epoch);
+    }, 300, { waitingOnPoll: () => waiting });
+    void keeper.run(() => setTimeout(() => (waiting = true), 20));
+    await new Promise((r) => setTimeout(r, 900));
+    await keeper.stop();
+    expect(renewals).toEqual([]);
+  });
+
   test("a poll's lease_lost naming this host's id is a takeover, another id a loss: the clock no longer tells them apart", { timeout: 5_000 }, async () => {
     const taken = keeperAgainst(async (epoch) => renewed(epoch), 300, { waitingOnPoll: () => true });
     await expect(taken.keeper.run((lease) => setTimeout(() => taken.keeper.markLost(lease.epoch, 'mac-mini-1'), 600))).rejects.toThrow(LeaseTakenOver);

@@ -193,10 +193,11 @@ export class LeaseKeeper {
     const interrupted = AbortSignal.any([lost, stop]);
     const margin = lease.ttlMs / 3;
     const taken = () => (held.takenBy !== undefined ? held.takenBy === lease.hostId : this.now() < held.liveUntil);
+    // Idle on a poll that keeps the lease: its answer counts for it (connector.yaml, "Leases and fencing").
+    const idle = () => lease.keptWhilePolling === true && this.options.waitingOnPoll?.(lease.epoch) === true;
     let failures = 0;
     for (;;) {
-      // Idle on a poll that keeps the lease: its answer counts for it (connector.yaml, "Leases and fencing").
-      if (lease.keptWhilePolling === true && this.options.waitingOnPoll?.(lease.epoch)) {
+      if (idle()) {
         await sleep(margin, interrupted);
         if (stop.aborted) return 'stopped';
         if (lost.aborted) return taken() ? 'taken' : 'lost';
@@ -208,6 +209,11 @@ export class LeaseKeeper {
       if (stop.aborted) return 'stopped';
       // markLost: dispatch, a report or a settlement was answered `lease_lost`.
       if (lost.aborted) return taken() ? 'taken' : 'lost';
+      // A poll that keeps the lease went out meanwhile (the first one after the lease, say).
+      if (idle()) {
+        failures = 0;
+        continue;
+      }
       if (this.now() >= held.liveUntil) return 'lost';
       // A poll renewed it meanwhile.
       if (held.liveUntil - this.now() > margin) {
