@@ -69,6 +69,22 @@ describe('a dispatch poll renews the lease', () => {
     }
   });
 
+  it('an empty read for a poll holding commands renews once a tenth of the TTL has passed: its host may count on its polls alone', async () => {
+    const clock = new ManualClock();
+    const s = await startTestServer({ leaseTtlMs: TTL }, clock);
+    try {
+      const account = await s.account();
+      const host = await new TestHost(s.url, account.connectorKey).lease();
+      expect((await sendTo(s.url, account.apiKey)).status).toBe(202);
+      const [command] = await host.dispatch();
+      clock.advance(1_501);
+      const answer = await host.call('dispatch', { epoch: host.epoch, holding: [command!.commandId], waitMs: 0 });
+      expect(answer.body).toEqual({ commands: [], renewedAfterMs: 0 });
+    } finally {
+      await s.stopAndClean();
+    }
+  });
+
   it('a read that hands out commands renews once a tenth of the TTL has passed: the host counts a fresh lease while it executes them', async () => {
     const clock = new ManualClock();
     const s = await startTestServer({ leaseTtlMs: TTL }, clock);

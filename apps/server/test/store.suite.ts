@@ -1242,6 +1242,8 @@ export function storeSuite(name: string, factory: () => Promise<Store>, hooks: S
         // At T0 + 600: `due` has 400 ms left (renewed), `fresh` 1,000 (not), `ended` expired, `other` asked under a later epoch.
         const renewed = await store.renewOpenPollLeases([
           { accountId: due.id, epoch: dueLease.epoch },
+          // Another poll of the same account under an epoch that is not live: the live one still counts.
+          { accountId: due.id, epoch: dueLease.epoch + 1 },
           { accountId: fresh.id, epoch: freshLease.epoch },
           { accountId: ended.id, epoch: 1 },
           { accountId: other.id, epoch: otherLease.epoch + 1 },

@@ -164,7 +164,8 @@ export class ConnectorHost {
         session.pollKeepsLease = false;
       }
       if (isLeaseLost(answer)) {
-        this.keeper.markLost(epoch, errorOf(answer).holderHostId);
+        // From a server that keeps leases, no holder named means none is live: a loss, not a takeover.
+        this.keeper.markLost(epoch, session.lease.keptWhilePolling === true ? (errorOf(answer).holderHostId ?? null) : undefined);
         break;
       }
       if (answer.status !== 200) {
@@ -175,6 +176,13 @@ export class ConnectorHost {
       failures = 0;
       // A server older than poll renewals sends no renewedAfterMs: the keeper renews on its own.
       if (typeof answer.body.renewedAfterMs === 'number') this.keeper.renewedByPoll(epoch, sentAt, answer.body.renewedAfterMs);
+      // An answer that came too late (a stalled network, a paused process): the lease may have
+      // ended at the server and its commands gone to the next holder, so none of them runs here.
+      if (answer.body.commands.length > 0 && !this.keeper.liveNow(epoch)) {
+        this.log.warn({ epoch, commands: answer.body.commands.length }, 'dispatch answer arrived after the lease would have ended; its commands are left to the next holder');
+        this.keeper.markLost(epoch);
+        break;
+      }
       const accepted = answer.body.commands.filter((raw) => this.accept(session, raw)).length;
       // Only commands it already holds (past what a poll can list): wait, or this would be a busy loop.
       if (answer.body.commands.length > 0 && accepted === 0) await sleep(1_000, signal);

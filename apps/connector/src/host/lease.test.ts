@@ -168,6 +168,42 @@ describe('LeaseKeeper: a server that keeps the lease while a poll waits', () => 
     expect(renewals).toEqual([]);
   });
 
+  test('an answer wakes the keeper at once: a lease with little left by the answer is renewed, not lost', { timeout: 10_000 }, async () => {
+    const ttl = 3_000;
+    const renewals: number[] = [];
+    let waiting = true;
+    const { keeper, acquired } = keeperAgainst(async (epoch) => {
+      renewals.push(Date.now());
+      return { status: 200, body: { accountId: 'a', hostId: 'mac-mini-1', epoch, ttlMs: ttl, expiresAt: new Date().toISOString(), keptWhilePolling: true } };
+    }, ttl, { waitingOnPoll: () => waiting });
+    void keeper.run(() => undefined);
+    // Past the lease's TTL on one poll (the keeper looks every third of it: at 1, 2 and 3 s, then 4 s).
+    await new Promise((r) => setTimeout(r, 3_150));
+    expect(renewals).toEqual([]);
+    // The answer came late and leaves 200 ms by the host's count, with commands in hand.
+    waiting = false;
+    keeper.renewedByPoll(1, keeper.now() - ttl + 200, 0);
+    expect(keeper.liveNow(1)).toBe(true);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(renewals.length).toBeGreaterThan(0);
+    expect(keeper.liveNow(1)).toBe(true);
+    await keeper.stop();
+    expect(acquired).toEqual([1]);
+  });
+
+  test("a poll's lease_lost naming no holder, from a server that keeps leases, is a loss even while the count says live", { timeout: 5_000 }, async () => {
+    const lost = keeperAgainst(async (epoch) => renewed(epoch), 300, { waitingOnPoll: () => false });
+    const second = new Promise<void>((resolve) => {
+      void lost.keeper.run((lease) => {
+        if (lease.epoch === 1) setTimeout(() => lost.keeper.markLost(lease.epoch, null), 20);
+        else resolve();
+      });
+    });
+    await second;
+    await lost.keeper.stop();
+    expect(lost.acquired).toEqual([1, 2]);
+  });
+
   test("a poll's lease_lost naming this host's id is a takeover, another id a loss: the clock no longer tells them apart", { timeout: 5_000 }, async () => {
     const taken = keeperAgainst(async (epoch) => renewed(epoch), 300, { waitingOnPoll: () => true });
     await expect(taken.keeper.run((lease) => setTimeout(() => taken.keeper.markLost(lease.epoch, 'mac-mini-1'), 600))).rejects.toThrow(LeaseTakenOver);

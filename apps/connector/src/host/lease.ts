@@ -81,7 +81,7 @@ export class LeaseKeeper {
   private readonly random: () => number;
   private readonly stopping = new AbortController();
   /** The lease held, until when it lives at least by this host's clock, and who took it, when a lease_lost said. */
-  private held: { lease: Lease; lost: AbortController; liveUntil: number; takenBy?: string } | null = null;
+  private held: { lease: Lease; lost: AbortController; liveUntil: number; takenBy?: string | null; answered?: AbortController } | null = null;
   private running: Promise<void> | null = null;
 
   constructor(options: LeaseKeeperOptions) {
@@ -102,10 +102,11 @@ export class LeaseKeeper {
 
   /**
    * The server answered `lease_lost` to this epoch: give it up now rather than at the next
-   * renewal. A poll's answer names the live lease's host (`holderHostId`): this host's id means
-   * another process with it took the lease over.
+   * renewal. A poll's answer from a server with `keptWhilePolling` names the live lease's host
+   * (`holderHostId`, null when none is live): this host's id means another process with it took
+   * the lease over; undefined leaves it to this host's count.
    */
-  markLost(epoch: number, holderHostId?: string): void {
+  markLost(epoch: number, holderHostId?: string | null): void {
     if (this.held?.lease.epoch !== epoch) return;
     if (holderHostId !== undefined) this.held.takenBy = holderHostId;
     this.held.lost.abort();
@@ -118,7 +119,15 @@ export class LeaseKeeper {
    */
   renewedByPoll(epoch: number, sentAt: number, renewedAfterMs: number): void {
     const held = this.held;
-    if (held?.lease.epoch === epoch) held.liveUntil = Math.max(held.liveUntil, sentAt + renewedAfterMs + held.lease.ttlMs);
+    if (held?.lease.epoch !== epoch) return;
+    held.liveUntil = Math.max(held.liveUntil, sentAt + renewedAfterMs + held.lease.ttlMs);
+    // Wakes a keeper waiting out a poll that kept the lease: the count is its own again.
+    held.answered?.abort();
+  }
+
+  /** Whether the lease of `epoch` is live by this host's count now. */
+  liveNow(epoch: number): boolean {
+    return this.held?.lease.epoch === epoch && this.now() < this.held.liveUntil;
   }
 
   /** Stops holding: releases a held lease (its commands go to the next holder) and ends run(). */
@@ -198,7 +207,8 @@ export class LeaseKeeper {
     let failures = 0;
     for (;;) {
       if (idle()) {
-        await sleep(margin, interrupted);
+        held.answered = new AbortController();
+        await sleep(margin, AbortSignal.any([interrupted, held.answered.signal]));
         if (stop.aborted) return 'stopped';
         if (lost.aborted) return taken() ? 'taken' : 'lost';
         failures = 0;

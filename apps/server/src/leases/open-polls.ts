@@ -37,12 +37,23 @@ export class OpenPolls {
     };
   }
 
-  /** Renews the leases of the polls open now that are due, a batch a write; answers how many. */
+  /**
+   * Renews the leases of the polls open now that are due, a batch a write; answers how many. A
+   * batch that fails does not stop the others; the first failure is thrown once they have run.
+   */
   async sweep(): Promise<number> {
     const { store, clock, ttlMs } = this.deps;
     const polls = [...this.open.values()];
     let renewed = 0;
-    for (let i = 0; i < polls.length; i += BATCH) renewed += await store.renewOpenPollLeases(polls.slice(i, i + BATCH), clock.now(), ttlMs);
+    let failure: unknown = null;
+    for (let i = 0; i < polls.length; i += BATCH) {
+      try {
+        renewed += await store.renewOpenPollLeases(polls.slice(i, i + BATCH), clock.now(), ttlMs);
+      } catch (error) {
+        failure ??= error;
+      }
+    }
+    if (failure !== null) throw failure;
     return renewed;
   }
 

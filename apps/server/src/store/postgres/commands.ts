@@ -1,6 +1,6 @@
 import type { CommandStore } from '../types.ts';
 import { command, history, lease } from '../rules/rows.ts';
-import { openPollRenewsBefore, pollRenewsBefore } from '../rules/leases.ts';
+import { emptyReadRenewsBefore, pollRenewsBefore } from '../rules/leases.ts';
 import { settleBatch } from './settle.ts';
 import { acceptPoliced } from './policies.ts';
 import { retentionTurn, type PostgresDb } from './transaction.ts';
@@ -51,7 +51,7 @@ export function commands(db: PostgresDb): CommandStore {
             marked AS (UPDATE commands c SET dispatch_epoch = ${epoch}, dispatched_at = ${now} FROM pick WHERE c.id = pick.id RETURNING c.*),
             renewal AS (UPDATE leases SET expires_at = ${now + ttlMs}
                     WHERE account_id = ${accountId} AND epoch = ${epoch} AND expires_at > ${now}
-                      AND (expires_at < ${openPollRenewsBefore(now, ttlMs)} OR (expires_at < ${pollRenewsBefore(now, ttlMs)} AND EXISTS (SELECT 1 FROM pick))) RETURNING *)
+                      AND (expires_at < ${emptyReadRenewsBefore(now, ttlMs, holding.length === 0)} OR (expires_at < ${pollRenewsBefore(now, ttlMs)} AND EXISTS (SELECT 1 FROM pick))) RETURNING *)
           SELECT live.epoch AS live, live.expires_at AS lease_expires_at, (SELECT to_jsonb(r) FROM renewal r) AS renewed,
               (SELECT COALESCE(MAX(version), 0) FROM cache_version) AS cache_version, marked.*
             FROM (SELECT count(*) FROM unsynced) once LEFT JOIN live ON true LEFT JOIN marked ON true`;

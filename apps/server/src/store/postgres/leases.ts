@@ -55,11 +55,16 @@ export function leases(db: PostgresDb): LeaseStore {
     async renewOpenPollLeases(polls, now, ttlMs) {
       if (polls.length === 0) return 0;
       // One statement, its own transaction, not waiting for the WAL flush (a renewal lost only ends the lease sooner).
-      const rows = await db.statement((sql) => sql`WITH unsynced AS (SELECT set_config('synchronous_commit', 'off', true))
+      // Rows locked in account order: two replicas renewing overlapping accounts queue, not deadlock.
+      const rows = await db.statement((sql) => sql`WITH unsynced AS (SELECT set_config('synchronous_commit', 'off', true)),
+          due AS (SELECT l.account_id FROM leases l
+              JOIN unnest(${polls.map((p) => p.accountId)}::text[], ${polls.map((p) => p.epoch)}::bigint[]) AS p(account_id, epoch)
+                ON l.account_id = p.account_id AND l.epoch = p.epoch
+              WHERE l.expires_at > ${now} AND l.expires_at < ${openPollRenewsBefore(now, ttlMs)}
+              ORDER BY l.account_id FOR UPDATE OF l)
         UPDATE leases l SET expires_at = ${now + ttlMs}
-          FROM (SELECT count(*) FROM unsynced) once,
-            unnest(${polls.map((p) => p.accountId)}::text[], ${polls.map((p) => p.epoch)}::bigint[]) AS p(account_id, epoch)
-          WHERE l.account_id = p.account_id AND l.epoch = p.epoch AND l.expires_at > ${now} AND l.expires_at < ${openPollRenewsBefore(now, ttlMs)}
+          FROM (SELECT count(*) FROM unsynced) once, due
+          WHERE l.account_id = due.account_id AND l.expires_at > ${now}
           RETURNING l.*`);
       for (const row of rows) db.cache.put(`lease:${row.account_id as string}`, lease(row));
       return rows.length;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LeaseRecord } from '../types.ts';
-import { acquisition, isLiveEpoch, openPollRenewsBefore, openPollSweepMs, pollRenewsBefore } from './leases.ts';
+import { acquisition, emptyReadRenewsBefore, isLiveEpoch, openPollRenewsBefore, openPollSweepMs, pollRenewsBefore } from './leases.ts';
 
 const held: LeaseRecord = { accountId: 'a1', hostId: 'h1', epoch: 2, osMajorVersion: 15, capabilities: [], acquiredAt: 0, expiresAt: 1_000 };
 const asking = { accountId: 'a1', hostId: 'h2', osMajorVersion: 15, capabilities: [] };
@@ -46,5 +46,12 @@ describe('open polls', () => {
     const ttl = 15_000;
     const expiresAt = openPollRenewsBefore(0, ttl) + 1;
     expect(expiresAt - openPollSweepMs(ttl)).toBeGreaterThanOrEqual(ttl / 3);
+  });
+});
+
+describe('emptyReadRenewsBefore', () => {
+  it('a poll holding nothing renews as the sweep; one holding commands as any read', () => {
+    expect(emptyReadRenewsBefore(1_000, 15_000, true)).toBe(openPollRenewsBefore(1_000, 15_000));
+    expect(emptyReadRenewsBefore(1_000, 15_000, false)).toBe(pollRenewsBefore(1_000, 15_000));
   });
 });

@@ -18,12 +18,19 @@ export function acquisition(held: LeaseRecord | null, input: Omit<LeaseRecord, '
 /**
  * A dispatch read that hands out commands renews the live lease when it expires before this: once
  * a tenth of its TTL has passed since its last renewal, so the host executing them counts a fresh
- * lease from the answer. A read that hands out nothing renews it as the open polls' sweep does
- * (`openPollRenewsBefore`): the server keeps a waiting poll's lease anyway (connector.yaml,
- * "Leases and fencing").
+ * lease from the answer. A read that hands out nothing: `emptyReadRenewsBefore`.
  */
 export function pollRenewsBefore(now: number, ttlMs: number): number {
   return now + ttlMs - Math.floor(ttlMs / 10);
+}
+
+/**
+ * When a dispatch read that hands out nothing renews the lease: as the open polls' sweep, for a
+ * poll holding nothing (the server keeps its lease while it waits); as any read otherwise, since
+ * a host holding commands may count on its polls alone (connector.yaml, "Leases and fencing").
+ */
+export function emptyReadRenewsBefore(now: number, ttlMs: number, holdingNothing: boolean): number {
+  return holdingNothing ? openPollRenewsBefore(now, ttlMs) : pollRenewsBefore(now, ttlMs);
 }
 
 /**

@@ -10,7 +10,7 @@ import { spendPolicies, writeHold } from './policies.ts';
 import { recordPlatformEvents } from './conversations.ts';
 import { insertEvents } from './events.ts';
 import { cachedLease, heldLease, liveEpoch, renewed } from './leases.ts';
-import { isLiveEpoch, openPollRenewsBefore, pollRenewsBefore } from '../rules/leases.ts';
+import { emptyReadRenewsBefore, isLiveEpoch, pollRenewsBefore } from '../rules/leases.ts';
 import { err, ok } from '../../result.ts';
 
 /** A command a poll of an epoch hands out (parameters: account, epoch, epoch, the JSON of `holding`). */
@@ -63,7 +63,7 @@ export function commands(db: SqliteDb): CommandStore {
       // Nothing to hand out: read on the reader, and written only to renew the lease when due.
       const lease = cachedLease(db, accountId);
       if (isLiveEpoch(lease, epoch, now) && !db.query(`SELECT 1 FROM commands WHERE ${DISPATCHABLE} LIMIT 1`).get(accountId, epoch, epoch, held)) {
-        if (lease!.expiresAt >= openPollRenewsBefore(now, ttlMs)) return Promise.resolve({ commands: [], leaseExpiresAt: lease!.expiresAt });
+        if (lease!.expiresAt >= emptyReadRenewsBefore(now, ttlMs, holding.length === 0)) return Promise.resolve({ commands: [], leaseExpiresAt: lease!.expiresAt });
         return db.write(() => {
           const renewal = renewed(db, accountId, epoch, now, ttlMs);
           return renewal && { commands: [], leaseExpiresAt: renewal.expiresAt };

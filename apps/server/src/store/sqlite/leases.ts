@@ -63,12 +63,13 @@ export function leases(db: SqliteDb): LeaseStore {
 
     renewOpenPollLeases(polls, now, ttlMs) {
       if (polls.length === 0) return Promise.resolve(0);
-      const epochs = JSON.stringify(Object.fromEntries(polls.map((p) => [p.accountId, p.epoch])));
+      // Pairs, not an object by account: two polls of one account under different epochs both count.
+      const pairs = JSON.stringify(polls.map((p) => [p.accountId, p.epoch]));
       return db.write(() => {
         // One statement for the batch: the loop runs in SQLite, not a statement a lease.
         const rows = db.sql(`UPDATE leases SET expires_at = ? FROM json_each(?) AS p
-            WHERE leases.account_id = p.key AND leases.epoch = p.value AND leases.expires_at > ? AND leases.expires_at < ?
-            RETURNING leases.account_id, leases.epoch`).all(now + ttlMs, epochs, now, openPollRenewsBefore(now, ttlMs));
+            WHERE leases.account_id = p.value ->> 0 AND leases.epoch = p.value ->> 1 AND leases.expires_at > ? AND leases.expires_at < ?
+            RETURNING leases.account_id, leases.epoch`).all(now + ttlMs, pairs, now, openPollRenewsBefore(now, ttlMs));
         for (const row of rows) {
           const accountId = row.account_id as string;
           const cached = db.cache.leases.get(accountId);
