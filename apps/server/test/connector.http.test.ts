@@ -44,13 +44,21 @@ describe('dispatch: delivery is confirmed by the host', () => {
 describe('a dispatch poll renews the lease', () => {
   const TTL = 15_000;
   const sendTo = (url: string, apiKey: string) => postCommand(url, apiKey, 'message.send', { target: { kind: 'recipient', recipientExternalId: '+14155550123' }, payload: { text: 'hi' } });
+  type Leased = { s: TestServer; account: Awaited<ReturnType<TestServer['account']>>; host: TestHost };
+  /** A server of `ttlMs` (on `clock`, when given) with an account whose host holds the lease, stopped after `body`. */
+  async function leased(ttlMs: number, clock: ManualClock | undefined, body: (leased: Leased) => Promise<void>): Promise<void> {
+    const s = await startTestServer({ leaseTtlMs: ttlMs }, clock);
+    try {
+      const account = await s.account();
+      await body({ s, account, host: await new TestHost(s.url, account.connectorKey).lease() });
+    } finally {
+      await s.stopAndClean();
+    }
+  }
 
   it('an empty read once less than half the TTL is left, and says when: a host that only polls keeps its lease', async () => {
     const clock = new ManualClock();
-    const s = await startTestServer({ leaseTtlMs: TTL }, clock);
-    try {
-      const account = await s.account();
-      const host = await new TestHost(s.url, account.connectorKey).lease();
+    await leased(TTL, clock, async ({ s, account, host }) => {
       const poll = async () => (await host.call('dispatch', { epoch: host.epoch, holding: [], waitMs: 0 })).body;
       // More than half the TTL left: not renewed; the last renewal (the lease) was 7.5 s before the poll.
       clock.advance(7_500);
@@ -64,33 +72,23 @@ describe('a dispatch poll renews the lease', () => {
       clock.advance(TTL);
       expect((await sendTo(s.url, account.apiKey)).status).toBe(503);
       expect((await host.call('dispatch', { epoch: host.epoch, holding: [], waitMs: 0 })).body).toMatchObject({ error: 'lease_lost' });
-    } finally {
-      await s.stopAndClean();
-    }
+    });
   });
 
   it('an empty read for a poll holding commands renews once a tenth of the TTL has passed: its host may count on its polls alone', async () => {
     const clock = new ManualClock();
-    const s = await startTestServer({ leaseTtlMs: TTL }, clock);
-    try {
-      const account = await s.account();
-      const host = await new TestHost(s.url, account.connectorKey).lease();
+    await leased(TTL, clock, async ({ s, account, host }) => {
       expect((await sendTo(s.url, account.apiKey)).status).toBe(202);
       const [command] = await host.dispatch();
       clock.advance(1_501);
       const answer = await host.call('dispatch', { epoch: host.epoch, holding: [command!.commandId], waitMs: 0 });
       expect(answer.body).toEqual({ commands: [], renewedAfterMs: 0 });
-    } finally {
-      await s.stopAndClean();
-    }
+    });
   });
 
   it('a read that hands out commands renews once a tenth of the TTL has passed: the host counts a fresh lease while it executes them', async () => {
     const clock = new ManualClock();
-    const s = await startTestServer({ leaseTtlMs: TTL }, clock);
-    try {
-      const account = await s.account();
-      const host = await new TestHost(s.url, account.connectorKey).lease();
+    await leased(TTL, clock, async ({ s, account, host }) => {
       clock.advance(1_500);
       expect((await sendTo(s.url, account.apiKey)).status).toBe(202);
       const first = await host.call('dispatch', { epoch: host.epoch, holding: [], waitMs: 0 });
@@ -101,17 +99,12 @@ describe('a dispatch poll renews the lease', () => {
       const second = await host.call('dispatch', { epoch: host.epoch, holding: [first.body.commands[0].commandId], waitMs: 0 });
       expect(second.body.commands).toHaveLength(1);
       expect(second.body.renewedAfterMs).toBe(0);
-    } finally {
-      await s.stopAndClean();
-    }
+    });
   });
 
   it("a long poll's answer leaves its host at least a third of the TTL", async () => {
     const ttl = 3_000;
-    const s = await startTestServer({ leaseTtlMs: ttl });
-    try {
-      const account = await s.account();
-      const host = await new TestHost(s.url, account.connectorKey).lease();
+    await leased(ttl, undefined, async ({ s, account, host }) => {
       // Polls of half the TTL, back to back, for two TTLs: the lease never lapses.
       for (const started = Date.now(); Date.now() - started < 6_000;) {
         const sentAt = Date.now();
@@ -121,9 +114,7 @@ describe('a dispatch poll renews the lease', () => {
         expect(sentAt + answer.body.renewedAfterMs + ttl - Date.now()).toBeGreaterThanOrEqual(ttl / 3 - 50);
       }
       expect((await sendTo(s.url, account.apiKey)).status).toBe(202);
-    } finally {
-      await s.stopAndClean();
-    }
+    });
   }, 20_000);
 
   it('a waiting poll keeps its lease live past the TTL; once its connection closes, the lease lives out its TTL', async () => {
@@ -174,10 +165,7 @@ describe('a dispatch poll renews the lease', () => {
   }, 20_000);
 
   it("a poll's lease_lost names the live lease's host: a process with the same host id took it over", async () => {
-    const s = await startTestServer({ leaseTtlMs: TTL });
-    try {
-      const account = await s.account();
-      const host = await new TestHost(s.url, account.connectorKey).lease();
+    await leased(TTL, undefined, async ({ s, account, host }) => {
       const oldEpoch = host.epoch;
       const waiting = host.call('dispatch', { epoch: oldEpoch, holding: [], waitMs: 5_000 });
       const restarted = await new TestHost(s.url, account.connectorKey, host.hostId).lease();
@@ -189,24 +177,17 @@ describe('a dispatch poll renews the lease', () => {
       const after = await host.call('dispatch', { epoch: oldEpoch, holding: [], waitMs: 0 });
       expect(after.status).toBe(409);
       expect(after.body.holderHostId).toBeUndefined();
-    } finally {
-      await s.stopAndClean();
-    }
+    });
   });
 
   it('a poll of an epoch that is not live renews nothing', async () => {
     const clock = new ManualClock();
-    const s = await startTestServer({ leaseTtlMs: TTL }, clock);
-    try {
-      const account = await s.account();
-      const host = await new TestHost(s.url, account.connectorKey).lease();
+    await leased(TTL, clock, async ({ s, account, host }) => {
       clock.advance(10_000);
       expect((await host.call('dispatch', { epoch: host.epoch + 1, holding: [], waitMs: 0 })).status).toBe(409);
       clock.advance(TTL - 10_000);
       expect((await sendTo(s.url, account.apiKey)).status).toBe(503);
-    } finally {
-      await s.stopAndClean();
-    }
+    });
   });
 });
 
