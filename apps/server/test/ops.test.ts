@@ -40,6 +40,13 @@ describe('operating the server', () => {
     const rejected = await postCommand(server.url, account.apiKey, 'nope', {});
     const rejectedLine = await logLine((l) => l.reqId === rejected.headers.get('x-request-id'));
     expect(rejectedLine).toMatchObject({ status: 404, error: 'unknown_command', accountId: account.accountId });
+
+    // A dispatch poll, served beside the router, logs the same line.
+    const poll = await fetch(`${server.url}/v1/connector/dispatch`, { method: 'POST', headers: headers(account.connectorKey), body: JSON.stringify({ epoch: host.epoch, holding: [], waitMs: 0 }) });
+    expect(poll.status).toBe(200);
+    const pollLine = await logLine((l) => l.reqId === poll.headers.get('x-request-id'));
+    expect(pollLine).toMatchObject({ msg: 'request', method: 'POST', url: '/v1/connector/dispatch', status: 200, accountId: account.accountId });
+    expect(typeof pollLine.ms).toBe('number');
   });
 
   it('exports Prometheus metrics: requests by status and code, commands by routing path, settlements and their latency', async () => {

@@ -10,6 +10,7 @@ import { commandEndpoint } from './commands/post.ts';
 import { registerReadRoutes } from './read.ts';
 import { registerEventRoutes } from './events.ts';
 import { connectorRoutes } from './connector.ts';
+import { dispatchEndpoint } from './dispatch.ts';
 import { registerDocsRoutes } from './docs.ts';
 import { registerWebhookRoutes } from './webhooks.ts';
 import { answeringCutUploads, registerTransferRoutes } from './transfers.ts';
@@ -20,13 +21,14 @@ import { registerConsoleRoutes } from './console.ts';
 export function buildApp(services: Services): FastifyInstance {
   const { ids, log } = services;
   const commands = commandEndpoint(services);
+  const polls = dispatchEndpoint(services);
   const rejected = rejectedBeforeRouting(ids);
   const app = Fastify({
     serverFactory: (router) => {
       // Host is checked in rejectedBeforeRouting, so the 400 has the documented body.
       const server = createServer({ requireHostHeader: false }, (req, res) => {
         if (rejected(req, res)) return;
-        if (!commands(req, res)) router(req, res);
+        if (!commands(req, res) && !polls.handle(req, res)) router(req, res);
       });
       server.on('connect', connectHandler(log, ids));
       // Fastify's own keep-alive default: clients reuse idle connections well past Node's 5 s.
@@ -44,6 +46,9 @@ export function buildApp(services: Services): FastifyInstance {
     clientErrorHandler: answeringCutUploads(clientErrorHandler(log, ids)),
     frameworkErrors: (error, _request, reply) => replyError(reply, notPercentEncoding(error.code)),
   });
+  // Shutting down answers open polls at once, empty, and waits for those answers to be sent, so
+  // their connections are idle (and closed) when the server closes.
+  app.addHook('preClose', () => polls.close());
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
   app.decorateRequest('accountId', undefined);

@@ -8,7 +8,6 @@ import { iso } from '../clock.ts';
 import { ApiError } from '../errors.ts';
 import { settleCommand, settleCommands } from '../commands/settle.ts';
 import { recordPlatformEvents } from '../stream/platform-events.ts';
-import { dispatch } from '../leases/dispatch.ts';
 import { acquireLease, isLiveEpoch, leaseLost, releaseLease, renewLease } from '../leases/leases.ts';
 import { authenticate } from './auth.ts';
 import { readBody } from './body.ts';
@@ -38,28 +37,17 @@ async function* transferBytes(store: Store, transfer: TransferRecord): AsyncGene
   }
 }
 
-/** Why a poll's signal aborts: given, so that no DOMException is made for each of them. */
-const POLL_ENDED = new Error('the dispatch poll ended');
-
 /**
- * The server side of specs/openapi/connector.yaml (leases, dispatch, settlements, platform
- * events, attachments), as one Fastify plugin: its hook authenticates the connector key of every
- * route in it, and each route parses, calls the domain module and maps the result.
+ * The server side of specs/openapi/connector.yaml but the dispatch poll (dispatch.ts): leases,
+ * settlements, platform events, transfers and attachments, as one Fastify plugin. Its hook
+ * authenticates the connector key of every route in it, and each route parses, calls the domain
+ * module and maps the result.
  */
 export function connectorRoutes(services: Services): (app: FastifyInstance) => Promise<void> {
   const { store, clock, config } = services;
   return async (app) => {
     app.addHook('preHandler', async (request, reply) => {
       if (!(await authenticate(services, request, reply, 'connector'))) return reply;
-    });
-
-    // Shutting down answers open polls at once, empty, and waits for those answers to be sent, so
-    // their connections are idle (and closed) when the server closes. A set, not listeners on one
-    // signal: adding one of thousands of listeners to an EventTarget walks them all.
-    const polls = new Map<AbortController, Promise<unknown>>();
-    app.addHook('preClose', async () => {
-      for (const abort of polls.keys()) abort.abort(POLL_ENDED);
-      await Promise.allSettled(polls.values());
     });
 
     app.post('/v1/connector/lease', async (request, reply) => {
@@ -86,30 +74,6 @@ export function connectorRoutes(services: Services): (app: FastifyInstance) => P
       if (!body) return reply;
       if (!(await releaseLease(services, request.accountId!, body.epoch))) return replyError(reply, leaseLost());
       return reply.code(204).send();
-    });
-
-    app.post('/v1/connector/dispatch', async (request, reply) => {
-      const body = await parse(request, reply, connectorSchemas.zDispatchRequest);
-      if (!body) return reply;
-      // The poll ends, empty, when its connection closes or the server shuts down.
-      const abort = new AbortController();
-      request.raw.once('close', () => abort.abort(POLL_ENDED));
-      const sent = new Promise((resolve) => reply.raw.once('close', resolve));
-      reply.raw.once('close', () => abort.abort(POLL_ENDED));
-      // While a poll of a host holding nothing waits, the server keeps its lease live (open-polls.ts);
-      // a host holding commands counts and renews its lease itself, so a hung one loses it in a TTL.
-      const ended = body.holding.length === 0 ? services.polls.add(request.accountId!, body.epoch) : () => undefined;
-      polls.set(abort, sent);
-      void sent.then(() => {
-        polls.delete(abort);
-        ended();
-      });
-      const poll = { epoch: body.epoch, holding: body.holding, max: body.max ?? 20, waitMs: body.waitMs ?? 20_000 };
-      const answer = await dispatch(services, request.accountId!, poll, abort.signal);
-      if (answer !== null) return reply.send(answer);
-      // Who holds the lease now tells a host whether a process with its own id took it over.
-      const live = await store.liveLease(request.accountId!, clock.now());
-      return replyError(reply, leaseLost(live?.hostId));
     });
 
     app.post('/v1/connector/settlements', async (request, reply) => {

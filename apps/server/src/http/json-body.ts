@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { readBody } from './body.ts';
 import type { Code } from '../errors.ts';
 import { sendError } from './errors.ts';
+import { err, ok, type Result } from '../result.ts';
 
 /** Whether a string in `value` (a key or a value, at any depth) holds U+0000. */
 export function hasNul(value: unknown): boolean {
@@ -10,6 +11,22 @@ export function hasNul(value: unknown): boolean {
   if (value === null || typeof value !== 'object') return false;
   for (const key in value) if (key.includes('\0') || hasNul((value as Record<string, unknown>)[key])) return true;
   return false;
+}
+
+/** A JSON body checked against `schema`, or why it does not fit (the message of a 400). */
+export function parseJson<T extends z.ZodType>(body: Buffer, schema: T): Result<z.infer<T>, string> {
+  let json: unknown;
+  const text = body.toString('utf8');
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return err('the body is not valid JSON');
+  }
+  // JSON can carry U+0000 only escaped: look deeper only when the escape is in the text.
+  if (text.includes('\\u0000') && hasNul(json)) return err('a string holds U+0000 (NUL), which is not stored');
+  const result = schema.safeParse(json);
+  if (!result.success) return err(result.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
+  return ok(result.data);
 }
 
 /**
@@ -23,23 +40,8 @@ export async function parseJsonBody<T extends z.ZodType>(request: FastifyRequest
     sendError(reply, code, `the body is over ${limitBytes >= 1 << 20 ? `${limitBytes >> 20} MiB` : `${limitBytes >> 10} KiB`}`);
     return null;
   }
-  let json: unknown;
-  const text = body.value.toString('utf8');
-  try {
-    json = JSON.parse(text);
-  } catch {
-    sendError(reply, code, 'the body is not valid JSON');
-    return null;
-  }
-  // JSON can carry U+0000 only escaped: look deeper only when the escape is in the text.
-  if (text.includes('\\u0000') && hasNul(json)) {
-    sendError(reply, code, 'a string holds U+0000 (NUL), which is not stored');
-    return null;
-  }
-  const result = schema.safeParse(json);
-  if (!result.success) {
-    sendError(reply, code, result.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
-    return null;
-  }
-  return result.data;
+  const parsed = parseJson(body.value, schema);
+  if (parsed.ok) return parsed.value;
+  sendError(reply, code, parsed.error);
+  return null;
 }
