@@ -191,6 +191,39 @@ describe('LeaseKeeper: a server that keeps the lease while a poll waits', () => 
     expect(acquired).toEqual([1]);
   });
 
+  test('a kept poll that fails after the count ran out: one renewal asks the server, which still holds the lease, so no new epoch', { timeout: 5_000 }, async () => {
+    const renewals: number[] = [];
+    let waiting = true;
+    const { keeper, acquired } = keeperAgainst(async (epoch) => {
+      renewals.push(epoch);
+      return renewed(epoch);
+    }, 300, { waitingOnPoll: () => waiting });
+    void keeper.run(() => undefined);
+    // Three TTLs on one poll, then it fails (no answer, so no renewedByPoll) and the host backs off.
+    await new Promise((r) => setTimeout(r, 900));
+    waiting = false;
+    await new Promise((r) => setTimeout(r, 400));
+    expect(keeper.liveNow(1)).toBe(true);
+    await keeper.stop();
+    expect(renewals[0]).toBe(1);
+    expect(acquired).toEqual([1]);
+  });
+
+  test('the same, when the server answers that renewal lease_lost: lost, asked again', { timeout: 5_000 }, async () => {
+    let waiting = true;
+    const { keeper, acquired } = keeperAgainst(async (epoch) => (epoch === 1 ? leaseLost : renewed(epoch)), 300, { waitingOnPoll: () => waiting });
+    const second = new Promise<void>((resolve) => {
+      void keeper.run((lease) => {
+        if (lease.epoch === 2) resolve();
+      });
+    });
+    await new Promise((r) => setTimeout(r, 900));
+    waiting = false;
+    await second;
+    await keeper.stop();
+    expect(acquired).toEqual([1, 2]);
+  });
+
   test("a poll's lease_lost naming no holder, from a server that keeps leases, is a loss even while the count says live", { timeout: 5_000 }, async () => {
     const lost = keeperAgainst(async (epoch) => renewed(epoch), 300, { waitingOnPoll: () => false });
     const second = new Promise<void>((resolve) => {

@@ -205,6 +205,9 @@ export class LeaseKeeper {
     // Idle on a poll that keeps the lease: its answer counts for it (connector.yaml, "Leases and fencing").
     const idle = () => lease.keptWhilePolling === true && this.options.waitingOnPoll?.(lease.epoch) === true;
     let failures = 0;
+    // The count ran out while a poll kept the lease, and the poll ended unanswered (a network
+    // error): the server may still hold the lease for this epoch, so one renewal asks first.
+    let lapsedWhileKept = false;
     for (;;) {
       if (idle()) {
         held.answered = new AbortController();
@@ -212,6 +215,7 @@ export class LeaseKeeper {
         if (stop.aborted) return 'stopped';
         if (lost.aborted) return taken() ? 'taken' : 'lost';
         failures = 0;
+        lapsedWhileKept = this.now() >= held.liveUntil;
         continue;
       }
       const wait = failures === 0 ? held.liveUntil - margin - this.now() : Math.min(lease.ttlMs / 10, 250);
@@ -224,7 +228,7 @@ export class LeaseKeeper {
         failures = 0;
         continue;
       }
-      if (this.now() >= held.liveUntil) return 'lost';
+      if (this.now() >= held.liveUntil && !lapsedWhileKept) return 'lost';
       // A poll renewed it meanwhile.
       if (held.liveUntil - this.now() > margin) {
         failures = 0;
@@ -232,8 +236,10 @@ export class LeaseKeeper {
       }
       // Counted from when the request was sent: the server's expiry can only be later than this.
       const renewSentAt = this.now();
+      const timeoutMs = lapsedWhileKept ? margin : held.liveUntil - renewSentAt;
+      lapsedWhileKept = false;
       try {
-        const answer = await client.renewLease(lease.epoch, AbortSignal.any([interrupted, AbortSignal.timeout(Math.max(1, held.liveUntil - renewSentAt))]));
+        const answer = await client.renewLease(lease.epoch, AbortSignal.any([interrupted, AbortSignal.timeout(Math.max(1, timeoutMs))]));
         if (answer.status === 200) {
           held.liveUntil = Math.max(held.liveUntil, renewSentAt + lease.ttlMs);
           failures = 0;
