@@ -37,6 +37,23 @@ describe('SlidingWindowLimiter', () => {
     );
   });
 
+  it('decides as a log of every counted arrival would, whatever the limit (the ring grows as arrivals come)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 40 }), fc.array(fc.integer({ min: 0, max: 4 * WINDOW }), { minLength: 1, maxLength: 300 }), (limit, times) => {
+        const limiter = new SlidingWindowLimiter(limit, WINDOW);
+        const counted: number[] = [];
+        for (const t of [...times].sort((a, b) => a - b)) {
+          const live = counted.filter((a) => a > t - WINDOW);
+          const allowed = live.length < limit;
+          if (allowed) live.push(t);
+          expect(limiter.take('key', t)).toEqual({ allowed, limit, remaining: limit - live.length, resetMs: live[0]! + WINDOW - t });
+          if (allowed) counted.push(t);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('keeps credentials apart', () => {
     const limiter = new SlidingWindowLimiter(LIMIT, WINDOW);
     for (let i = 0; i < LIMIT; i++) expect(limiter.take('a', 0).allowed).toBe(true);

@@ -9,13 +9,21 @@ export interface RateDecision {
   resetMs: number;
 }
 
+/** A key's counted arrival times, oldest first, in a ring that grows as they come. */
+interface Log { times: Float64Array; head: number; size: number }
+
+/** A new key's ring: it doubles when full, up to the limit. */
+const FIRST_SLOTS = 4;
+
 /**
  * At most `limit` counted requests per key in any window of `windowMs`: a sliding log of the
  * last `limit` counted arrival times per key. A rejected request is not counted, so a client
- * retrying too early is not locked out for longer.
+ * retrying too early is not locked out for longer. A key holds room for the arrivals in its
+ * window, not for `limit` of them: a credential that opens a stream holds 4 slots, not the read
+ * limit's 600 (4.8 KB, a tenth of an idle account's memory; docs/benchmarks.md).
  */
 export class SlidingWindowLimiter implements RateLimiter {
-  private readonly logs = new Map<string, { times: Float64Array; head: number; size: number }>();
+  private readonly logs = new Map<string, Log>();
   readonly limit: number;
   readonly windowMs: number;
 
@@ -27,7 +35,7 @@ export class SlidingWindowLimiter implements RateLimiter {
   take(key: string, now: number): RateDecision {
     let log = this.logs.get(key);
     if (!log) {
-      log = { times: new Float64Array(this.limit), head: 0, size: 0 };
+      log = { times: new Float64Array(Math.min(FIRST_SLOTS, this.limit)), head: 0, size: 0 };
       this.logs.set(key, log);
     }
     const windowStart = now - this.windowMs;
@@ -35,7 +43,8 @@ export class SlidingWindowLimiter implements RateLimiter {
     if (log.size >= this.limit) {
       return { allowed: false, limit: this.limit, remaining: 0, resetMs: log.times[log.head]! - windowStart };
     }
-    log.times[(log.head + log.size) % this.limit] = now;
+    if (log.size === log.times.length) grow(log, this.limit);
+    log.times[(log.head + log.size) % log.times.length] = now;
     log.size++;
     return {
       allowed: true,
@@ -55,9 +64,9 @@ export class SlidingWindowLimiter implements RateLimiter {
   }
 
   // Count only arrivals inside (now - windowMs, now]; drop the rest from the front.
-  private trim(log: { times: Float64Array; head: number; size: number }, windowStart: number): void {
+  private trim(log: Log, windowStart: number): void {
     while (log.size > 0 && log.times[log.head]! <= windowStart) {
-      log.head = (log.head + 1) % this.limit;
+      log.head = (log.head + 1) % log.times.length;
       log.size--;
     }
   }
@@ -65,8 +74,16 @@ export class SlidingWindowLimiter implements RateLimiter {
   /** Forgets keys with nothing left in their window, so idle credentials cost no memory. */
   sweep(now: number): void {
     for (const [key, log] of this.logs) {
-      const newest = log.times[(log.head + log.size - 1 + this.limit) % this.limit]!;
+      const newest = log.times[(log.head + log.size - 1 + log.times.length) % log.times.length]!;
       if (log.size === 0 || newest <= now - this.windowMs) this.logs.delete(key);
     }
   }
+}
+
+/** A full ring, twice as large (at most `limit`), oldest first from slot 0. */
+function grow(log: Log, limit: number): void {
+  const times = new Float64Array(Math.min(log.times.length * 2, limit));
+  for (let i = 0; i < log.size; i++) times[i] = log.times[(log.head + i) % log.times.length]!;
+  log.times = times;
+  log.head = 0;
 }
