@@ -20,6 +20,7 @@ import { parseArgs, styleText } from 'node:util';
 import { cpuSeconds, paths, removeDataDir, startServer, type ServerProcess } from '@switchboard/testkit';
 import { dropTestDatabase, startEmbeddedPostgres, testDatabase, TEST_DATABASE_URL } from '@switchboard/testkit/postgres';
 import { printProfile, profileOf } from './cpu-profile.ts';
+import { freePort, inspectOn, liveHeap, type LiveHeap } from './live-heap.ts';
 import { runWorker, type WorkerReport, type WorkerTask } from './scale-worker.ts';
 import { openSqliteStore } from '../src/store/sqlite/store.ts';
 import { openPostgresStore } from '../src/store/postgres/store.ts';
@@ -49,6 +50,9 @@ Options:
                       host and stream to it (as a load balancer would send them), and measure
                       again, the others running on
   --profile           profile the server (--cpu-prof) and print where its idle time goes
+  --heap              after the idle, collect garbage in the servers and the floor (through
+                      --inspect) and print what they hold: live JS heap and array buffers, the
+                      same whenever the collector last ran, so two builds compare in one run each
   --help              this text
 
 Ten thousand accounts, as the targets are set (about 10 minutes; a server then holds 20,000
@@ -65,14 +69,14 @@ Build first (npx -y pnpm@10.34.9 build): the bench runs the bundled server.`;
 const TARGET = { idleCpu: 10, idleRssMb: 500, postP99Ms: 10, settleP99Ms: 25 };
 const PER_WORKER = 2_500;
 
-interface Options { addReplica: boolean; leaseTtlMs: string | undefined; profile: boolean; accounts: number[]; store: 'sqlite' | 'postgres'; replicas: number; idle: number; load: number; rate: number; probes: Array<'spread' | 'hot'> }
+interface Options { addReplica: boolean; leaseTtlMs: string | undefined; profile: boolean; heap: boolean; accounts: number[]; store: 'sqlite' | 'postgres'; replicas: number; idle: number; load: number; rate: number; probes: Array<'spread' | 'hot'> }
 
 function options(): Options {
   const { values } = parseArgs({
     options: {
       accounts: { type: 'string', default: '10,1000' }, store: { type: 'string', default: 'sqlite' }, replicas: { type: 'string', default: '1' },
       idle: { type: 'string', default: '30' }, load: { type: 'string', default: '30' }, rate: { type: 'string', default: '200' },
-      probe: { type: 'string', default: 'both' }, profile: { type: 'boolean', default: false }, 'add-replica': { type: 'boolean', default: false }, 'lease-ttl': { type: 'string' }, help: { type: 'boolean', default: false },
+      probe: { type: 'string', default: 'both' }, profile: { type: 'boolean', default: false }, heap: { type: 'boolean', default: false }, 'add-replica': { type: 'boolean', default: false }, 'lease-ttl': { type: 'string' }, help: { type: 'boolean', default: false },
     },
   });
   if (values.help) {
@@ -88,6 +92,7 @@ function options(): Options {
     load: Number(values.load),
     rate: Number(values.rate),
     profile: values.profile,
+    heap: values.heap,
     addReplica: values['add-replica'] && store === 'postgres',
     leaseTtlMs: values['lease-ttl'],
     probes: values.probe === 'both' ? ['spread', 'hot'] : [values.probe as 'spread' | 'hot'],
@@ -246,15 +251,25 @@ async function idleCost(pids: number[], seconds: number): Promise<{ cpu: number;
   return { cpu, rss: pids.reduce((sum, pid) => sum + rssMb(pid), 0), window: { start, end } };
 }
 
+/** What several processes hold together. */
+function sumHeaps(heaps: LiveHeap[]): LiveHeap {
+  return { heapMb: heaps.reduce((sum, h) => sum + h.heapMb, 0), arrayBuffersMb: heaps.reduce((sum, h) => sum + h.arrayBuffersMb, 0) };
+}
+
 /** The floor's idle cost for as many hosts and streams, on as many processes as there are replicas: the same traffic on bare node:http. */
-async function floorIdle(opts: Options, accounts: Account[]): Promise<{ cpu: number; rss: number }> {
+async function floorIdle(opts: Options, accounts: Account[]): Promise<{ cpu: number; rss: number; heap: LiveHeap | null }> {
   const floors: ServerProcess[] = [];
+  const ports: number[] = [];
   let workers: Worker[] = [];
   try {
-    for (let r = 0; r < opts.replicas; r++) floors.push(await startServer(ttlEnv(opts), undefined, join(import.meta.dirname, 'idle-floor-server.ts')));
+    for (let r = 0; r < opts.replicas; r++) {
+      if (opts.heap) ports.push(await freePort());
+      floors.push(await startServer({ ...ttlEnv(opts), ...(opts.heap ? inspectOn(ports[r]!) : {}) }, undefined, join(import.meta.dirname, 'idle-floor-server.ts')));
+    }
     workers = await startWorkers(floors.map((f) => f.url), accounts);
     await sleep(5_000);
-    return await idleCost(floors.map((f) => f.child.pid!), opts.idle);
+    const idle = await idleCost(floors.map((f) => f.child.pid!), opts.idle);
+    return { ...idle, heap: opts.heap ? sumHeaps(await Promise.all(ports.map(liveHeap))) : null };
   } finally {
     for (const worker of workers) worker.child.kill('SIGKILL');
     for (const floor of floors) {
@@ -279,11 +294,14 @@ async function measureSize(opts: Options, count: number, storeEnv: () => Promise
   const servers: ServerProcess[] = [];
   const workers: Worker[] = [];
   const profileDir = opts.profile ? mkdtempSync(join(tmpdir(), 'switchboard-scale-profile-')) : null;
-  const profiling: Record<string, string> = profileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } : {};
+  const profiling = profileDir ? `--cpu-prof --cpu-prof-dir=${profileDir}` : '';
+  const ports: number[] = [];
   let idleWindow = { start: 0, end: 0 };
   try {
     for (let r = 0; r < opts.replicas; r++) {
-      servers.push(await startServer({ SWITCHBOARD_RATE_LIMIT: '0', ...ttlEnv(opts), ...env, ...profiling }, dataDir, paths.serverDist, paths.cliDist));
+      if (opts.heap) ports.push(await freePort());
+      const nodeOptions = opts.heap ? inspectOn(ports[r]!, profiling) : profiling ? { NODE_OPTIONS: profiling } : {};
+      servers.push(await startServer({ SWITCHBOARD_RATE_LIMIT: '0', ...ttlEnv(opts), ...env, ...nodeOptions }, dataDir, paths.serverDist, paths.cliDist));
     }
     const readying = performance.now();
     workers.push(...(await startWorkers(servers.map((s) => s.url), accounts)));
@@ -294,6 +312,11 @@ async function measureSize(opts: Options, count: number, storeEnv: () => Promise
     await sleep(5_000);
     const idle = await idleCost(pids, opts.idle);
     idleWindow = idle.window;
+    if (opts.heap) {
+      const heap = sumHeaps(await Promise.all(ports.map(liveHeap)));
+      const mb = (h: LiveHeap) => `${h.heapMb.toFixed(1)} MB of JS heap and ${h.arrayBuffersMb.toFixed(1)} MB of array buffers`;
+      console.log(styleText('dim', `  live after a full GC: ${mb(heap)} (the floor: ${mb(floor.heap!)})`));
+    }
     const rows: Row[] = [];
     const measure = async (probe: string, pick: (n: number) => number, idle: { cpu: number; rss: number }) => {
       await Promise.all(workers.map((w) => w.ask('measure')));
