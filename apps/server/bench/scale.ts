@@ -20,7 +20,7 @@ import { parseArgs, styleText } from 'node:util';
 import { cpuSeconds, paths, removeDataDir, startServer, type ServerProcess } from '@switchboard/testkit';
 import { dropTestDatabase, startEmbeddedPostgres, testDatabase, TEST_DATABASE_URL } from '@switchboard/testkit/postgres';
 import { printProfile, profileOf } from './cpu-profile.ts';
-import { freePort, inspectOn, liveHeap, type LiveHeap } from './live-heap.ts';
+import { freePort, inspectOn, inspectorUrl, liveHeap, type LiveHeap } from './live-heap.ts';
 import { runWorker, type WorkerReport, type WorkerTask } from './scale-worker.ts';
 import { openSqliteStore } from '../src/store/sqlite/store.ts';
 import { openPostgresStore } from '../src/store/postgres/store.ts';
@@ -51,8 +51,10 @@ Options:
                       again, the others running on
   --profile           profile the server (--cpu-prof) and print where its idle time goes
   --heap              after the idle, collect garbage in the servers and the floor (through
-                      --inspect) and print what they hold: live JS heap and array buffers, the
-                      same whenever the collector last ran, so two builds compare in one run each
+                      --inspect) and print what they hold: live JS heap, array buffers and RSS,
+                      the same whenever the collector last ran, so two builds compare in one run
+                      each; the load then starts on a collected heap, so compare its figures only
+                      with other --heap runs
   --help              this text
 
 Ten thousand accounts, as the targets are set (about 10 minutes; a server then holds 20,000
@@ -253,7 +255,8 @@ async function idleCost(pids: number[], seconds: number): Promise<{ cpu: number;
 
 /** What several processes hold together. */
 function sumHeaps(heaps: LiveHeap[]): LiveHeap {
-  return { heapMb: heaps.reduce((sum, h) => sum + h.heapMb, 0), arrayBuffersMb: heaps.reduce((sum, h) => sum + h.arrayBuffersMb, 0) };
+  const sum = (key: keyof LiveHeap) => heaps.reduce((total, h) => total + h[key], 0);
+  return { heapMb: sum('heapMb'), arrayBuffersMb: sum('arrayBuffersMb'), rssMb: sum('rssMb') };
 }
 
 /** The floor's idle cost for as many hosts and streams, on as many processes as there are replicas: the same traffic on bare node:http. */
@@ -265,6 +268,7 @@ async function floorIdle(opts: Options, accounts: Account[]): Promise<{ cpu: num
     for (let r = 0; r < opts.replicas; r++) {
       if (opts.heap) ports.push(await freePort());
       floors.push(await startServer({ ...ttlEnv(opts), ...(opts.heap ? inspectOn(ports[r]!) : {}) }, undefined, join(import.meta.dirname, 'idle-floor-server.ts')));
+      if (opts.heap) await inspectorUrl(ports[r]!);
     }
     workers = await startWorkers(floors.map((f) => f.url), accounts);
     await sleep(5_000);
@@ -302,6 +306,7 @@ async function measureSize(opts: Options, count: number, storeEnv: () => Promise
       if (opts.heap) ports.push(await freePort());
       const nodeOptions = opts.heap ? inspectOn(ports[r]!, profiling) : profiling ? { NODE_OPTIONS: profiling } : {};
       servers.push(await startServer({ SWITCHBOARD_RATE_LIMIT: '0', ...ttlEnv(opts), ...env, ...nodeOptions }, dataDir, paths.serverDist, paths.cliDist));
+      if (opts.heap) await inspectorUrl(ports[r]!);
     }
     const readying = performance.now();
     workers.push(...(await startWorkers(servers.map((s) => s.url), accounts)));
@@ -314,7 +319,7 @@ async function measureSize(opts: Options, count: number, storeEnv: () => Promise
     idleWindow = idle.window;
     if (opts.heap) {
       const heap = sumHeaps(await Promise.all(ports.map(liveHeap)));
-      const mb = (h: LiveHeap) => `${h.heapMb.toFixed(1)} MB of JS heap and ${h.arrayBuffersMb.toFixed(1)} MB of array buffers`;
+      const mb = (h: LiveHeap) => `${h.heapMb.toFixed(1)} MB of JS heap, ${h.arrayBuffersMb.toFixed(1)} MB of array buffers, RSS ${h.rssMb.toFixed(0)} MB`;
       console.log(styleText('dim', `  live after a full GC: ${mb(heap)} (the floor: ${mb(floor.heap!)})`));
     }
     const rows: Row[] = [];
