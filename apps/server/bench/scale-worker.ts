@@ -10,7 +10,8 @@ import { ConnectorClient, isLeaseLost } from '@switchboard/connector-client';
 import type { BatchedSettlement, Lease } from '@switchboard/contracts';
 import type { Account } from './scale.ts';
 
-export interface WorkerTask { urls: string[]; accounts: Account[]; offset: number }
+/** `without`: the accounts run with only their streams, or only their hosts (`scale.ts --without`). */
+export interface WorkerTask { urls: string[]; accounts: Account[]; offset: number; without?: 'hosts' | 'streams' | undefined }
 /** Moves every `every`th account's host and stream (by index, from `offset`) to the server at `url`, as a load balancer sends new connections to a replica that joined. */
 export interface WorkerMove { move: string; every: number }
 export interface WorkerReport { settled: Array<[string, number]>; upkeep: number[]; leastLeft: number; renewals: number; leaseLosses: number; failures: number }
@@ -204,7 +205,7 @@ export function runWorker(): void {
       void readiness.then(() => process.send!(report()));
       return;
     }
-    const { urls, offset } = message;
+    const { urls, offset, without } = message;
     readiness = (async () => {
       // A hundred at a time, as hosts come up over a fleet's start rather than in one instant.
       for (let start = 0; start < message.accounts.length; start += 100) {
@@ -213,8 +214,8 @@ export function runWorker(): void {
           const entry = { account, connection: { client: new ConnectorClient(url, account.connectorKey), moved: new AbortController(), key: account.connectorKey }, stream: { request: null, lastId: '' } };
           accounts.push(entry);
           return Promise.all([
-            new Promise<void>((resolve) => void host(entry.connection, `scale-${offset + start + i}`, tally, resolve)),
-            new Promise<void>((resolve) => stream(url, account, entry.stream, tally, resolve)),
+            without === 'hosts' ? null : new Promise<void>((resolve) => void host(entry.connection, `scale-${offset + start + i}`, tally, resolve)),
+            without === 'streams' ? null : new Promise<void>((resolve) => stream(url, account, entry.stream, tally, resolve)),
           ]);
         }));
       }

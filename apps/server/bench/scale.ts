@@ -55,6 +55,8 @@ Options:
                       the same whenever the collector last ran, so two builds compare in one run
                       each; the load then starts on a collected heap, so compare its figures only
                       with other --heap runs
+  --without <part>    hosts or streams: each account keeps only the other, to tell with --heap
+                      what each costs (the load's settle figures are then empty)
   --help              this text
 
 Ten thousand accounts, as the targets are set (about 10 minutes; a server then holds 20,000
@@ -71,19 +73,23 @@ Build first (npx -y pnpm@10.34.9 build): the bench runs the bundled server.`;
 const TARGET = { idleCpu: 10, idleRssMb: 500, postP99Ms: 10, settleP99Ms: 25 };
 const PER_WORKER = 2_500;
 
-interface Options { addReplica: boolean; leaseTtlMs: string | undefined; profile: boolean; heap: boolean; accounts: number[]; store: 'sqlite' | 'postgres'; replicas: number; idle: number; load: number; rate: number; probes: Array<'spread' | 'hot'> }
+interface Options { addReplica: boolean; leaseTtlMs: string | undefined; profile: boolean; heap: boolean; without: 'hosts' | 'streams' | undefined; accounts: number[]; store: 'sqlite' | 'postgres'; replicas: number; idle: number; load: number; rate: number; probes: Array<'spread' | 'hot'> }
 
 function options(): Options {
   const { values } = parseArgs({
     options: {
       accounts: { type: 'string', default: '10,1000' }, store: { type: 'string', default: 'sqlite' }, replicas: { type: 'string', default: '1' },
       idle: { type: 'string', default: '30' }, load: { type: 'string', default: '30' }, rate: { type: 'string', default: '200' },
-      probe: { type: 'string', default: 'both' }, profile: { type: 'boolean', default: false }, heap: { type: 'boolean', default: false }, 'add-replica': { type: 'boolean', default: false }, 'lease-ttl': { type: 'string' }, help: { type: 'boolean', default: false },
+      probe: { type: 'string', default: 'both' }, profile: { type: 'boolean', default: false }, heap: { type: 'boolean', default: false }, without: { type: 'string' }, 'add-replica': { type: 'boolean', default: false }, 'lease-ttl': { type: 'string' }, help: { type: 'boolean', default: false },
     },
   });
   if (values.help) {
     console.log(HELP);
     process.exit(0);
+  }
+  if (values.without !== undefined && values.without !== 'hosts' && values.without !== 'streams') {
+    console.error(`--without takes hosts or streams, not ${values.without}`);
+    process.exit(2);
   }
   const store = values.store === 'postgres' ? 'postgres' : 'sqlite';
   return {
@@ -95,6 +101,7 @@ function options(): Options {
     rate: Number(values.rate),
     profile: values.profile,
     heap: values.heap,
+    without: values.without,
     addReplica: values['add-replica'] && store === 'postgres',
     leaseTtlMs: values['lease-ttl'],
     probes: values.probe === 'both' ? ['spread', 'hot'] : [values.probe as 'spread' | 'hot'],
@@ -234,10 +241,10 @@ function openFileLimit(): number {
 }
 
 /** Hosts and streams for `accounts` against `urls`, in worker processes; resolves once every lease is held and every stream open. */
-async function startWorkers(urls: string[], accounts: Account[]): Promise<Worker[]> {
+async function startWorkers(urls: string[], accounts: Account[], without: Options['without']): Promise<Worker[]> {
   const workers: Worker[] = [];
   for (let start = 0; start < accounts.length; start += PER_WORKER) {
-    workers.push(new Worker({ urls, accounts: accounts.slice(start, start + PER_WORKER), offset: start }));
+    workers.push(new Worker({ urls, accounts: accounts.slice(start, start + PER_WORKER), offset: start, without }));
   }
   await Promise.all(workers.map((w) => w.ask('ready')));
   return workers;
@@ -270,7 +277,7 @@ async function floorIdle(opts: Options, accounts: Account[]): Promise<{ cpu: num
       floors.push(await startServer({ ...ttlEnv(opts), ...(opts.heap ? inspectOn(ports[r]!) : {}) }, undefined, join(import.meta.dirname, 'idle-floor-server.ts')));
       if (opts.heap) await inspectorUrl(ports[r]!);
     }
-    workers = await startWorkers(floors.map((f) => f.url), accounts);
+    workers = await startWorkers(floors.map((f) => f.url), accounts, opts.without);
     await sleep(5_000);
     const idle = await idleCost(floors.map((f) => f.child.pid!), opts.idle);
     return { ...idle, heap: opts.heap ? sumHeaps(await Promise.all(ports.map(liveHeap))) : null };
@@ -309,7 +316,7 @@ async function measureSize(opts: Options, count: number, storeEnv: () => Promise
       if (opts.heap) await inspectorUrl(ports[r]!);
     }
     const readying = performance.now();
-    workers.push(...(await startWorkers(servers.map((s) => s.url), accounts)));
+    workers.push(...(await startWorkers(servers.map((s) => s.url), accounts, opts.without)));
     console.log(styleText('dim', `  ${count} hosts hold their leases and ${count} streams are open (${((performance.now() - readying) / 1000).toFixed(1)} s)`));
     const pids = servers.map((s) => s.child.pid!);
     // Warm up (the server's code is compiled as it runs), then settle in: neither is idle cost.
