@@ -27,7 +27,8 @@ export function inspectOn(port: number, extra = ''): Record<string, string> {
 
 /** The inspector's WebSocket address on `port`; throws at once when nothing listens there (another process took the port). */
 export async function inspectorUrl(port: number): Promise<string> {
-  const [target] = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as Array<{ webSocketDebuggerUrl: string }>;
+  const answer = await fetch(`http://127.0.0.1:${port}/json/list`, { signal: AbortSignal.timeout(TIMEOUT_MS) });
+  const [target] = (await answer.json()) as Array<{ webSocketDebuggerUrl: string }>;
   if (!target) throw new Error(`no inspector target on port ${port}`);
   return target.webSocketDebuggerUrl;
 }
@@ -40,8 +41,13 @@ export async function liveHeap(port: number): Promise<LiveHeap> {
     for (const call of pending.values()) call.reject(error);
     pending.clear();
   };
-  const timer = setTimeout(() => failAll(new Error(`the inspector on port ${port} did not answer within ${TIMEOUT_MS / 1000} s`)), TIMEOUT_MS);
-  socket.addEventListener('close', () => failAll(new Error(`the inspector on port ${port} closed`)));
+  let closedBecause = `the inspector on port ${port} closed`;
+  // Past the time, the socket is closed: whatever waits (the opening, a call) fails with this.
+  const timer = setTimeout(() => {
+    closedBecause = `the inspector on port ${port} did not answer within ${TIMEOUT_MS / 1000} s`;
+    socket.close();
+  }, TIMEOUT_MS);
+  socket.addEventListener('close', () => failAll(new Error(closedBecause)));
   socket.addEventListener('message', (event) => {
     const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown; error?: { message: string } };
     const call = message.id === undefined ? undefined : pending.get(message.id);
@@ -58,7 +64,7 @@ export async function liveHeap(port: number): Promise<LiveHeap> {
   try {
     await new Promise((resolve, reject) => {
       socket.addEventListener('open', resolve, { once: true });
-      socket.addEventListener('error', () => reject(new Error(`could not reach the inspector on port ${port}`)), { once: true });
+      socket.addEventListener('close', () => reject(new Error(closedBecause)), { once: true });
     });
     await call('HeapProfiler.collectGarbage');
     await call('HeapProfiler.collectGarbage');

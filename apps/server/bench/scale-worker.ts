@@ -185,6 +185,7 @@ export function runWorker(): void {
   const tally = new Tally();
   let readiness: Promise<unknown> = Promise.resolve();
   const accounts: Array<{ account: Account; connection: Connection; stream: Stream }> = [];
+  let without: WorkerTask['without'];
   process.on('message', (message: WorkerTask | WorkerMove | { ask: 'ready' | 'measure' | 'report' }) => {
     const report = (): WorkerReport => ({ settled: [...tally.settled], upkeep: tally.upkeep, leastLeft: tally.leastLeft, renewals: tally.renewals, leaseLosses: tally.leaseLosses, failures: tally.failures });
     if ('ask' in message) {
@@ -196,7 +197,8 @@ export function runWorker(): void {
     if ('move' in message) {
       const moving = accounts.filter((_, i) => i % message.every === message.every - 1);
       readiness = Promise.all(moving.map(({ account, connection, stream: state }) => {
-        moveHost(connection, message.move);
+        if (without !== 'hosts') moveHost(connection, message.move);
+        if (without === 'streams') return null;
         const old = state.request;
         state.request = null;
         old?.destroy();
@@ -205,7 +207,8 @@ export function runWorker(): void {
       void readiness.then(() => process.send!(report()));
       return;
     }
-    const { urls, offset, without } = message;
+    const { urls, offset } = message;
+    without = message.without;
     readiness = (async () => {
       // A hundred at a time, as hosts come up over a fleet's start rather than in one instant.
       for (let start = 0; start < message.accounts.length; start += 100) {

@@ -317,7 +317,8 @@ async function measureSize(opts: Options, count: number, storeEnv: () => Promise
     }
     const readying = performance.now();
     workers.push(...(await startWorkers(servers.map((s) => s.url), accounts, opts.without)));
-    console.log(styleText('dim', `  ${count} hosts hold their leases and ${count} streams are open (${((performance.now() - readying) / 1000).toFixed(1)} s)`));
+    const running = [opts.without === 'hosts' ? '' : `${count} hosts hold their leases`, opts.without === 'streams' ? '' : `${count} streams are open`].filter(Boolean).join(' and ');
+    console.log(styleText('dim', `  ${running} (${((performance.now() - readying) / 1000).toFixed(1)} s)`));
     const pids = servers.map((s) => s.child.pid!);
     // Warm up (the server's code is compiled as it runs), then settle in: neither is idle cost.
     await offerLoad(servers, accounts, 5, opts.rate, (n) => n % count);

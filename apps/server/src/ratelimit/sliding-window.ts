@@ -20,7 +20,7 @@ const FIRST_SLOTS = 4;
  * last `limit` counted arrival times per key. A rejected request is not counted, so a client
  * retrying too early is not locked out for longer. A key holds room for the arrivals in its
  * window, not for `limit` of them: a credential that opens a stream holds 4 slots, not the read
- * limit's 600 (4.8 KB an account at 10,000 idle accounts; docs/benchmarks.md).
+ * limit's 600 (4,800 bytes an account at 10,000 idle accounts; docs/benchmarks.md).
  */
 export class SlidingWindowLimiter implements RateLimiter {
   private readonly logs = new Map<string, Log>();
