@@ -47,6 +47,16 @@ describe('operating the server', () => {
     const pollLine = await logLine((l) => l.reqId === poll.headers.get('x-request-id'));
     expect(pollLine).toMatchObject({ msg: 'request', method: 'POST', url: '/v1/connector/dispatch', status: 200, accountId: account.accountId });
     expect(typeof pollLine.ms).toBe('number');
+
+    // So does a stream, served beside the router too, once it ends: its time is how long it was open.
+    const stopping = new AbortController();
+    const stream = await fetch(`${server.url}/v1/events?after=now`, { headers: headers(account.apiKey, { accept: 'text/event-stream' }), signal: stopping.signal });
+    expect(stream.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    stopping.abort();
+    const streamLine = await logLine((l) => l.reqId === stream.headers.get('x-request-id'));
+    expect(streamLine).toMatchObject({ msg: 'request', method: 'GET', url: '/v1/events?after=now', status: 200, accountId: account.accountId });
+    expect(streamLine.ms).toBeGreaterThanOrEqual(100);
   });
 
   it('exports Prometheus metrics: requests by status and code, commands by routing path, settlements and their latency', async () => {

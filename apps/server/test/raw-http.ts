@@ -66,6 +66,16 @@ export class RawConnection {
     }
   }
 
+  /** What arrived so far, raw, once it holds `text` (a response that never ends, as a stream's), or null if it closed or `timeoutMs` passed first. */
+  async until(text: string, timeoutMs = 10_000): Promise<string | null> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.buffer.includes(text)) {
+      if (this.closed || Date.now() > deadline) return null;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    return this.buffer.toString('latin1');
+  }
+
   /** Resolves once the server has closed the connection (or after `timeoutMs`). */
   async closedByServer(timeoutMs = 2_000): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;

@@ -8,7 +8,7 @@ import { recordRequest } from './respond.ts';
 import { registerCommandRoutes } from './commands/get.ts';
 import { commandEndpoint } from './commands/post.ts';
 import { registerReadRoutes } from './read.ts';
-import { registerEventRoutes } from './events.ts';
+import { registerEventRoutes, streamEndpoint } from './events.ts';
 import { connectorRoutes } from './connector.ts';
 import { dispatchEndpoint } from './dispatch.ts';
 import { registerDocsRoutes } from './docs.ts';
@@ -22,13 +22,14 @@ export function buildApp(services: Services): FastifyInstance {
   const { ids, log } = services;
   const commands = commandEndpoint(services);
   const polls = dispatchEndpoint(services);
+  const streams = streamEndpoint(services);
   const rejected = rejectedBeforeRouting(ids);
   const app = Fastify({
     serverFactory: (router) => {
       // Host is checked in rejectedBeforeRouting, so the 400 has the documented body.
       const server = createServer({ requireHostHeader: false }, (req, res) => {
         if (rejected(req, res)) return;
-        if (!commands(req, res) && !polls.handle(req, res)) router(req, res);
+        if (!commands(req, res) && !polls.handle(req, res) && !streams.handle(req, res)) router(req, res);
       });
       server.on('connect', connectHandler(log, ids));
       // Fastify's own keep-alive default: clients reuse idle connections well past Node's 5 s.
@@ -46,9 +47,12 @@ export function buildApp(services: Services): FastifyInstance {
     clientErrorHandler: answeringCutUploads(clientErrorHandler(log, ids)),
     frameworkErrors: (error, _request, reply) => replyError(reply, notPercentEncoding(error.code)),
   });
-  // Shutting down answers open polls at once, empty, and waits for those answers to be sent, so
-  // their connections are idle (and closed) when the server closes.
-  app.addHook('preClose', () => polls.close());
+  // Shutting down ends the open streams and answers open polls at once, empty, and waits for
+  // those answers to be sent, so their connections are idle (and closed) when the server closes.
+  app.addHook('preClose', () => {
+    streams.close();
+    return polls.close();
+  });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
   app.decorateRequest('accountId', undefined);

@@ -6,10 +6,10 @@ import { checkCredential } from '../auth/check.ts';
 import { dispatch } from '../leases/dispatch.ts';
 import { leaseLost } from '../leases/leases.ts';
 import { readBody } from './body.ts';
-import { caughtError, errorBody, errorHeaders } from './errors.ts';
+import { caughtError } from './errors.ts';
 import { parseJson } from './json-body.ts';
-import { pathOf } from './protocol.ts';
-import { recordRequest, writeJson, type RequestLine } from './respond.ts';
+import { routedPath } from './protocol.ts';
+import { heldAnswers, type HeldLine } from './respond.ts';
 
 const PATH = '/v1/connector/dispatch';
 const MAX_JSON_BYTES = 1 << 20;
@@ -40,26 +40,11 @@ export function dispatchEndpoint(services: Services): DispatchEndpoint {
   const polls = new Map<AbortController, Promise<unknown>>();
   let closing = false;
 
-  function answer(req: IncomingMessage, res: ServerResponse, line: RequestLine & { reqId: string }, status: number, body: unknown, started: number, drain = false): void {
-    // The client is gone: nothing to write, and no answer to log or count.
-    if (res.destroyed || req.socket.destroyed) return;
-    if (closing) res.shouldKeepAlive = false;
-    writeJson(req, res, status, body, drain, line.reqId);
-    line.status = status;
-    line.ms = Math.round((performance.now() - started) * 100) / 100;
-    recordRequest(log, metrics, PATH, line);
-  }
-
-  function fail(req: IncomingMessage, res: ServerResponse, line: RequestLine & { reqId: string }, error: ApiError, started: number, drain = false): void {
-    line.error = error.code;
-    const headers = errorHeaders(error);
-    for (const name in headers) res.setHeader(name, headers[name]!);
-    answer(req, res, line, error.status, errorBody(error, line.reqId), started, drain);
-  }
+  const { answer, fail } = heldAnswers(log, metrics, PATH, () => closing);
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
-    const line: RequestLine & { reqId: string } = { reqId: ids.next(), method: 'POST', url: req.url, status: 0 };
+    const line: HeldLine = { reqId: ids.next(), method: 'POST', url: req.url, status: 0 };
     try {
       const check = await checkCredential(services, req.headers.authorization, 'connector', req.socket);
       if (!check.ok) return fail(req, res, line, check.error, started);
@@ -116,20 +101,9 @@ export function dispatchEndpoint(services: Services): DispatchEndpoint {
     }
   }
 
-  /** The path without its query, decoded as the router decodes it (a `%2F` stays a `%2F`), or null. */
-  function pathIn(url: string): string | null {
-    const path = url.split('?', 1)[0]!;
-    if (!path.includes('%')) return path;
-    try {
-      return decodeURIComponent(path.replace(/%2f/gi, '%252F'));
-    } catch {
-      return null;
-    }
-  }
-
   return {
     handle(req, res) {
-      if (req.method !== 'POST' || req.url === undefined || pathIn(pathOf(req.url)) !== PATH) return false;
+      if (req.method !== 'POST' || req.url === undefined || routedPath(req.url) !== PATH) return false;
       serve(req, res).catch((error: unknown) => {
         log.error({ err: error }, 'unhandled error');
         res.destroy();

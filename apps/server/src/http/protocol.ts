@@ -24,6 +24,17 @@ export function pathOf(url: string): string {
   return rest === '' || rest[0] === '?' ? `/${rest}` : rest;
 }
 
+/** The path of `url` without its query, decoded as the router decodes it (a `%2F` stays a `%2F`), or null. */
+export function routedPath(url: string): string | null {
+  const path = pathOf(url).split('?', 1)[0]!;
+  if (!path.includes('%')) return path;
+  try {
+    return decodeURIComponent(path.replace(/%2f/gi, '%252F'));
+  } catch {
+    return null;
+  }
+}
+
 /** A Content-Type of `application/json`, whatever its parameters. */
 export function isJson(contentType: string | undefined): boolean {
   if (!contentType) return false;

@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BaseLogger } from 'pino';
 import type { Metrics } from '../metrics.ts';
+import type { ApiError } from '../errors.ts';
 import { logRequest } from '../log.ts';
 import { endDraining } from './body.ts';
+import { errorBody, errorHeaders } from './errors.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -39,4 +41,42 @@ export interface RequestLine {
 export function recordRequest(log: Pick<BaseLogger, 'info'>, metrics: Metrics, route: string, line: RequestLine): void {
   metrics.requests.inc({ method: line.method, route, status: line.status, code: line.error ?? '' });
   logRequest(log, line);
+}
+
+/** A held request's log line, with its id. */
+export type HeldLine = RequestLine & { reqId: string };
+
+export interface HeldAnswers {
+  /** Writes a JSON answer, then logs and counts it with its time since `started`; nothing when the client went away. */
+  answer(req: IncomingMessage, res: ServerResponse, line: HeldLine, status: number, body: unknown, started: number, drain?: boolean): void;
+  /** Answers `error` with its headers. */
+  fail(req: IncomingMessage, res: ServerResponse, line: HeldLine, error: ApiError, started: number, drain?: boolean): void;
+  /** Logs and counts an answer written otherwise (a stream that ended). */
+  record(line: HeldLine, status: number, started: number): void;
+}
+
+/**
+ * The answers of a request served beside the router and held open (a dispatch poll, an event
+ * stream): each logged with its time under `route`, none to a client that went away, and none
+ * keeping its connection alive once `closing()`.
+ */
+export function heldAnswers(log: Pick<BaseLogger, 'info'>, metrics: Metrics, route: string, closing: () => boolean): HeldAnswers {
+  const record = (line: HeldLine, status: number, started: number): void => {
+    line.status = status;
+    line.ms = Math.round((performance.now() - started) * 100) / 100;
+    recordRequest(log, metrics, route, line);
+  };
+  const answer = (req: IncomingMessage, res: ServerResponse, line: HeldLine, status: number, body: unknown, started: number, drain = false): void => {
+    if (res.destroyed || req.socket.destroyed) return;
+    if (closing()) res.shouldKeepAlive = false;
+    writeJson(req, res, status, body, drain, line.reqId);
+    record(line, status, started);
+  };
+  const fail = (req: IncomingMessage, res: ServerResponse, line: HeldLine, error: ApiError, started: number, drain = false): void => {
+    line.error = error.code;
+    const headers = errorHeaders(error);
+    for (const name in headers) res.setHeader(name, headers[name]!);
+    answer(req, res, line, error.status, errorBody(error, line.reqId), started, drain);
+  };
+  return { answer, fail, record };
 }
