@@ -50,6 +50,11 @@ function memoryReducingGc(): () => void {
  * collection once the server is quiet (see `idleReducer`) shrinks it again, so the server runs
  * with the large young generation and idles without it. `quietMs`: how long a quiet spell after traffic
  * must last. `onCollected`: how long the collection took, and the RSS.
+ *
+ * A server that never goes quiet (10,000 idle accounts keep it above the quiet line) relies on
+ * V8's own major collections instead: `--heap-growing-percent=50` (package.json, nodeFlags) lets
+ * the old generation grow by half of what is live before the next one, where V8 let it grow to
+ * three or four times that (docs/benchmarks.md, "Ten thousand accounts").
  */
 export function reduceMemoryWhenIdle(quietMs: number, onCollected: (ms: number, rssBefore: number, rssAfter: number) => void): void {
   const gc = memoryReducingGc();
