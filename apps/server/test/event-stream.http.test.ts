@@ -74,15 +74,16 @@ describe('the event stream over raw HTTP', () => {
   it.each([
     ['no key', { authorization: '' }],
     ['an unknown key', { authorization: 'Bearer sk_live_nope' }],
-    ['a connector key', { authorization: '' }],
-  ])('%s is 401 unauthenticated with WWW-Authenticate', async (name, headers) => {
-    const given = name === 'a connector key' ? { authorization: `Bearer ${acct.connectorKey}` } : headers;
+    ['a connector key', () => ({ authorization: `Bearer ${acct.connectorKey}` })],
+  ])('%s is 401 unauthenticated with WWW-Authenticate', async (_name, headers) => {
+    const given = typeof headers === 'function' ? headers() : headers;
     const res = expectError(await rawExchange(server.url, get('/v1/events', given)), 401, 'unauthenticated');
     expect(res.headers['www-authenticate']).toBe('Bearer');
   });
 
   it('a bad cursor is 400 invalid_query and carries the RateLimit headers, as every answer past the read limit does', async () => {
-    for (const path of ['/v1/events?after=abc', '/v1/events?after=1&after=2', '/v1/events?after=', '/v1/events?limit=0']) {
+    // Past a thousand other keys too, as the router read every key.
+    for (const path of ['/v1/events?after=abc', '/v1/events?after=1&after=2', '/v1/events?after=', '/v1/events?limit=0', `/v1/events?${'x&'.repeat(1000)}after=abc`]) {
       const res = expectError(await rawExchange(server.url, get(path)), 400, 'invalid_query');
       expect(res.headers['ratelimit-policy'], path).toMatch(/^"read";/);
       expect(res.headers.ratelimit, path).toMatch(/^"read";r=\d+;t=\d+$/);
@@ -111,6 +112,19 @@ describe('the event stream over raw HTTP', () => {
       first.connection.close();
       second.connection.close();
     }
+  });
+
+  it('a client gone before its stream started leaves no stream open: its slot is free again', async () => {
+    for (let i = 0; i < 6; i++) {
+      const connection = await RawConnection.open(server.url);
+      await connection.send(get());
+      connection.close();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const first = await open();
+    const second = await open();
+    first.connection.close();
+    second.connection.close();
   });
 
   it('a JSON page (no text/event-stream in Accept) is still the router\'s', async () => {

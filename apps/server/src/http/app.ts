@@ -47,8 +47,8 @@ export function buildApp(services: Services): FastifyInstance {
     clientErrorHandler: answeringCutUploads(clientErrorHandler(log, ids)),
     frameworkErrors: (error, _request, reply) => replyError(reply, notPercentEncoding(error.code)),
   });
-  // Shutting down ends the open streams and answers open polls at once, empty, and waits for
-  // those answers to be sent, so their connections are idle (and closed) when the server closes.
+  // Shutting down ends the open streams, and answers open polls at once, empty, waiting for those
+  // answers to be sent, so their connections are idle (and closed) when the server closes.
   app.addHook('preClose', () => {
     streams.close();
     return polls.close();

@@ -158,17 +158,17 @@ export function streamEndpoint(services: Services): StreamEndpoint {
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
     const line: HeldLine = { reqId: ids.next(), method: 'GET', url: req.url, status: 0 };
+    // Every answer past the limit check carries its RateLimit headers; a 429 is not counted.
+    let head: Record<string, string> = {};
+    const refuse = (error: ApiError) => {
+      for (const name in head) res.setHeader(name, head[name]!);
+      fail(req, res, line, error, started);
+    };
     try {
       const check = await checkCredential(services, req.headers.authorization, 'account', req.socket);
       if (!check.ok) return fail(req, res, line, check.error, started);
       const { accountId, id: credentialId } = check.value;
       line.accountId = accountId;
-      // Every answer past the limit check carries its RateLimit headers; a 429 is not counted.
-      let head: Record<string, string> = {};
-      const refuse = (error: ApiError) => {
-        for (const name in head) res.setHeader(name, head[name]!);
-        fail(req, res, line, error, started);
-      };
       if (services.readLimiter) {
         const { headers, refused } = await countRequest('read', services.readLimiter, credentialId, services.clock.now(), 'reads');
         head = headers;
@@ -176,7 +176,8 @@ export function streamEndpoint(services: Services): StreamEndpoint {
       }
       const url = req.url!;
       const mark = url.indexOf('?');
-      const query = mark === -1 ? {} : parseQuery(url.slice(mark + 1));
+      // Every key, as the router's parser takes them (node:querystring stops at 1,000 by default).
+      const query = mark === -1 ? {} : parseQuery(url.slice(mark + 1), '&', '=', { maxKeys: 0 });
       const start = await startOf(services, accountId, query, req.headers['last-event-id'], true);
       if (!start.ok) return refuse(start.error);
       const slots = services.streamSlots;
@@ -191,7 +192,9 @@ export function streamEndpoint(services: Services): StreamEndpoint {
     } catch (error) {
       const answered = caughtError(error);
       if (answered.status >= 500) log.error({ err: error, reqId: line.reqId }, 'unhandled error');
-      if (!res.headersSent) fail(req, res, line, answered, started);
+      // Thrown by the stream, which ended it: the stream stands, and is logged as any other.
+      if (res.writableEnded) return record(line, 200, started);
+      if (!res.headersSent) refuse(answered);
       else res.destroy();
     }
   }
@@ -243,9 +246,11 @@ async function stream(services: Services, accountId: string, start: Start, req: 
     wake?.();
   };
   req.on('close', end);
+  // The client may have gone while the stream was being checked: its close has been and gone.
+  if (req.socket.destroyed || res.destroyed) end();
 
   const write = async (chunk: string) => {
-    if (res.write(chunk)) return;
+    if (closed || res.destroyed || res.write(chunk)) return;
     await new Promise<void>((resolve) => {
       const done = () => {
         res.off('drain', done);
