@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createServer, type AddressInfo } from 'node:net';
+import { isDeepStrictEqual } from 'node:util';
 import { eventSchemas } from '@switchboard/contracts';
 import { exited, paths, removeDataDir, startServer, type ServerProcess } from '@switchboard/testkit';
 
@@ -687,8 +688,11 @@ describe('remote mode (--url, with an operator key)', () => {
     const name = uniqueName('remote');
     const created = await remoteJson(full.secret, 'accounts', 'create', name);
     expect(created).toMatchObject({ name, outboundPaused: false });
-    // The same listing either way.
-    const [direct, viaApi] = await Promise.all([json<any[]>('accounts', 'list'), remoteJson<any[]>(full.secret, 'accounts', 'list')]);
+    // The same listing either way. Earlier tests' hosts hold leases until their TTL ends, and one
+    // that ends between the two listings is live in one and not in the other: such a pair is taken again.
+    const listings = () => Promise.all([json<any[]>('accounts', 'list'), remoteJson<any[]>(full.secret, 'accounts', 'list')]);
+    let [direct, viaApi] = await listings();
+    for (let again = 0; again < 3 && !isDeepStrictEqual(viaApi, direct); again++) [direct, viaApi] = await listings();
     expect(viaApi).toEqual(direct);
     expect(viaApi.find((a) => a.name === name)).toEqual({ ...created, host: null });
 
