@@ -54,19 +54,20 @@ async function startOf(services: Services, accountId: string, query: Record<stri
   const purgedThrough = after === 0 ? 0 : await services.store.eventsPurgedThrough(accountId);
   // Not in the log: dropped by retention, or past its newest id (a cursor from another database, or kept across a restore).
   const dropped = after !== 0 && after < purgedThrough;
-  const pastHead = after !== 0 && !dropped && after > (await services.store.newestEventId(accountId));
+  const pastHead = after !== 0 && !dropped && !fromNow && after > (await services.store.newestEventId(accountId));
   return ok({ after: dropped || pastHead ? null : after, pastHead, requested, purgedThrough, fromNow, limit });
 }
 
 /** The streams open through one endpoint: closing the server ends them, or close() would wait for every client. */
 class OpenStreams {
   private readonly ends = new Set<() => void>();
-  private closed = false;
+  /** The server is closing: every stream has ended, and a new one ends at once. */
+  closing = false;
 
   /** `end` ends a stream; it is called at once when the server is already closing. */
   add(end: () => void): void {
     this.ends.add(end);
-    if (this.closed) end();
+    if (this.closing) end();
   }
 
   delete(end: () => void): void {
@@ -74,7 +75,7 @@ class OpenStreams {
   }
 
   close(): void {
-    this.closed = true;
+    this.closing = true;
     for (const end of this.ends) end();
   }
 }
@@ -152,8 +153,7 @@ export interface StreamEndpoint {
 export function streamEndpoint(services: Services): StreamEndpoint {
   const { ids, log, metrics } = services;
   const open = new OpenStreams();
-  let closing = false;
-  const { fail, record } = heldAnswers(log, metrics, PATH, () => closing);
+  const { fail, record } = heldAnswers(log, metrics, PATH, () => open.closing);
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
@@ -201,7 +201,7 @@ export function streamEndpoint(services: Services): StreamEndpoint {
 
   return {
     handle(req, res) {
-      if (closing || req.method !== 'GET' || req.url === undefined || !wantsSse(req.headers.accept) || routedPath(req.url) !== PATH) return false;
+      if (open.closing || req.method !== 'GET' || req.url === undefined || !wantsSse(req.headers.accept) || routedPath(req.url) !== PATH) return false;
       serve(req, res).catch((error: unknown) => {
         log.error({ err: error }, 'unhandled error');
         res.destroy();
@@ -209,7 +209,6 @@ export function streamEndpoint(services: Services): StreamEndpoint {
       return true;
     },
     close() {
-      closing = true;
       open.close();
     },
   };
